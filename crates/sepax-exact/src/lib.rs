@@ -1,0 +1,1 @@
+//! Exact reference predicates (dev-only). See the module docs.

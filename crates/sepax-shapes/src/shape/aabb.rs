@@ -1,0 +1,200 @@
+//! Axis-aligned box.
+
+use crate::error::{check_finite_slice, check_size_slice, ShapeError};
+use crate::math::{Isometry3, Matrix3, Point3, Real, Vector3};
+
+/// An axis-aligned box, stored as `min` and `max` corners (the form that merges and compares
+/// exactly). The centre–half-extents view ([`Aabb::center`], [`Aabb::half_extents`]) is two
+/// additions and two multiplications away.
+///
+/// Invariants: every coordinate finite, `min <= max` on every axis. Zero extents (flat, needle,
+/// point boxes) are legal. As a set the box is closed: touching counts as intersecting.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Aabb {
+    min: Point3,
+    max: Point3,
+}
+
+impl Aabb {
+    /// A box from its corners; errors on NaN/infinite coordinates or `min > max` on an axis.
+    pub fn new(min: Point3, max: Point3) -> Result<Self, ShapeError> {
+        check_finite_slice("Aabb", "min", min.coords.as_slice())?;
+        check_finite_slice("Aabb", "max", max.coords.as_slice())?;
+        for axis in 0..3 {
+            if min[axis] > max[axis] {
+                return Err(ShapeError::MinAboveMax {
+                    shape: "Aabb",
+                    axis,
+                    min: min[axis] as f64,
+                    max: max[axis] as f64,
+                });
+            }
+        }
+        Ok(Self { min, max })
+    }
+
+    /// A box from its centre and non-negative half-extents.
+    pub fn from_center_half_extents(
+        center: Point3,
+        half_extents: Vector3,
+    ) -> Result<Self, ShapeError> {
+        check_finite_slice("Aabb", "center", center.coords.as_slice())?;
+        check_size_slice("Aabb", "half_extents", half_extents.as_slice())?;
+        let b = Self { min: center - half_extents, max: center + half_extents };
+        // A huge centre plus a huge extent can overflow to infinity.
+        check_finite_slice("Aabb", "min", b.min.coords.as_slice())?;
+        check_finite_slice("Aabb", "max", b.max.coords.as_slice())?;
+        Ok(b)
+    }
+
+    /// A box from corners the caller guarantees valid (debug-asserted).
+    #[inline]
+    pub fn new_unchecked(min: Point3, max: Point3) -> Self {
+        debug_assert!(Self::new(min, max).is_ok(), "invalid Aabb {min:?} {max:?}");
+        Self { min, max }
+    }
+
+    /// The smallest box containing all `points`; `None` when there are none.
+    /// Errors when a point is not finite.
+    pub fn from_points(points: &[Point3]) -> Result<Option<Self>, ShapeError> {
+        let mut it = points.iter();
+        let Some(first) = it.next() else { return Ok(None) };
+        check_finite_slice("Aabb", "points", first.coords.as_slice())?;
+        let (mut min, mut max) = (*first, *first);
+        for p in it {
+            check_finite_slice("Aabb", "points", p.coords.as_slice())?;
+            min = min.inf(p);
+            max = max.sup(p);
+        }
+        Ok(Some(Self { min, max }))
+    }
+
+    /// The minimum corner.
+    #[inline]
+    pub fn min(&self) -> Point3 {
+        self.min
+    }
+
+    /// The maximum corner.
+    #[inline]
+    pub fn max(&self) -> Point3 {
+        self.max
+    }
+
+    /// The centre, `(min + max) / 2`.
+    #[inline]
+    pub fn center(&self) -> Point3 {
+        nalgebra::center(&self.min, &self.max)
+    }
+
+    /// The half-extents, `(max - min) / 2` (each `>= 0`).
+    #[inline]
+    pub fn half_extents(&self) -> Vector3 {
+        (self.max - self.min) * 0.5
+    }
+
+    /// The full extents, `max - min`.
+    #[inline]
+    pub fn extents(&self) -> Vector3 {
+        self.max - self.min
+    }
+
+    /// Volume (zero for flat boxes).
+    #[inline]
+    pub fn volume(&self) -> Real {
+        let e = self.extents();
+        e.x * e.y * e.z
+    }
+
+    /// Surface area (the SAH cost of a box).
+    #[inline]
+    pub fn surface_area(&self) -> Real {
+        let e = self.extents();
+        2.0 * (e.x * e.y + e.y * e.z + e.z * e.x)
+    }
+
+    /// The eight corners; bit `k` of the index selects max (1) or min (0) on axis `k`.
+    pub fn corners(&self) -> [Point3; 8] {
+        core::array::from_fn(|i| {
+            Point3::new(
+                if i & 1 != 0 { self.max.x } else { self.min.x },
+                if i & 2 != 0 { self.max.y } else { self.min.y },
+                if i & 4 != 0 { self.max.z } else { self.min.z },
+            )
+        })
+    }
+
+    /// The smallest box containing both.
+    #[inline]
+    pub fn merge(&self, other: &Aabb) -> Aabb {
+        Aabb { min: self.min.inf(&other.min), max: self.max.sup(&other.max) }
+    }
+
+    /// The box grown by `margin` on every side. A negative margin shrinks it, clamped so that the
+    /// box never inverts (it collapses to its centre). Errors on a non-finite margin.
+    pub fn inflate(&self, margin: Real) -> Result<Aabb, ShapeError> {
+        crate::error::check_finite("Aabb", "margin", None, margin)?;
+        let m = Vector3::repeat(margin);
+        let (min, max) = (self.min - m, self.max + m);
+        if margin >= 0.0 {
+            return Aabb::new(min, max);
+        }
+        let c = self.center();
+        Aabb::new(min.inf(&c), max.sup(&c))
+    }
+
+    /// The box moved by `offset`. Errors when the result overflows.
+    pub fn translate(&self, offset: &Vector3) -> Result<Aabb, ShapeError> {
+        check_finite_slice("Aabb", "offset", offset.as_slice())?;
+        Aabb::new(self.min + offset, self.max + offset)
+    }
+
+    /// Whether `p` lies in the closed box (exact: comparisons only).
+    #[inline]
+    pub fn contains_point(&self, p: &Point3) -> bool {
+        (0..3).all(|k| self.min[k] <= p[k] && p[k] <= self.max[k])
+    }
+
+    /// Whether `other` lies entirely inside this box (exact).
+    #[inline]
+    pub fn contains_aabb(&self, other: &Aabb) -> bool {
+        (0..3).all(|k| self.min[k] <= other.min[k] && other.max[k] <= self.max[k])
+    }
+
+    /// The point of the box closest to `p` (`p` itself when inside). Exact: a clamp.
+    #[inline]
+    pub fn closest_point(&self, p: &Point3) -> Point3 {
+        p.sup(&self.min).inf(&self.max)
+    }
+
+    /// Squared Euclidean distance from `p` to the box (0 inside).
+    #[inline]
+    pub fn distance_squared_to_point(&self, p: &Point3) -> Real {
+        (self.closest_point(p) - p).norm_squared()
+    }
+
+    /// Euclidean distance from `p` to the box (0 inside).
+    #[inline]
+    pub fn distance_to_point(&self, p: &Point3) -> Real {
+        self.distance_squared_to_point(p).sqrt()
+    }
+
+    /// The world AABB of this box placed by `iso` (rotation then translation), by `|R| e`
+    /// (Arvo 1990) without visiting corners. Conservative: rounded outward by a few ulps so that
+    /// it contains the exactly transformed box.
+    pub fn transformed(&self, iso: &Isometry3) -> Aabb {
+        let r = iso.rotation.to_rotation_matrix().into_inner();
+        let c = iso * self.center();
+        Aabb::enclosing_rotated(&c, &r, &self.half_extents())
+    }
+
+    /// The AABB of a box with centre `c`, axes `r` (columns) and half-extents `e`: `c ± |R| e`,
+    /// padded by a rounding allowance so the result contains the exact box.
+    pub fn enclosing_rotated(c: &Point3, r: &Matrix3, e: &Vector3) -> Aabb {
+        let w = r.abs() * e;
+        // |R| e has relative error <= gamma(3) per component; c ± w one more rounding each.
+        let pad = w * crate::tolerance::gamma(4)
+            + c.coords.abs() * crate::tolerance::gamma(1);
+        Aabb { min: c - w - pad, max: c + w + pad }
+    }
+}

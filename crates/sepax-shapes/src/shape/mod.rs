@@ -1,0 +1,102 @@
+//! The primitives. Each is a small `Copy` value whose invariants are stated on the type and
+//! enforced by checked constructors (`new_unchecked` variants are debug-asserted).
+
+mod aabb;
+mod capsule;
+mod obb;
+mod plane;
+mod ray;
+mod segment;
+mod sphere;
+mod triangle;
+
+pub use aabb::Aabb;
+pub use capsule::Capsule;
+pub use obb::Obb;
+pub use plane::Plane;
+pub use ray::Ray;
+pub use segment::Segment;
+pub use sphere::Sphere;
+pub use triangle::Triangle;
+
+/// The kinds of solid shape that pair queries dispatch over. The discriminants index the
+/// `[kind][kind]` dispatch tables of `sepax-narrowphase`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShapeKind {
+    /// [`Aabb`].
+    Aabb = 0,
+    /// [`Obb`].
+    Obb = 1,
+    /// [`Sphere`].
+    Sphere = 2,
+    /// [`Capsule`].
+    Capsule = 3,
+    /// [`Triangle`].
+    Triangle = 4,
+}
+
+impl ShapeKind {
+    /// Every kind, in discriminant order.
+    pub const ALL: [ShapeKind; 5] = [
+        ShapeKind::Aabb,
+        ShapeKind::Obb,
+        ShapeKind::Sphere,
+        ShapeKind::Capsule,
+        ShapeKind::Triangle,
+    ];
+
+    /// How many kinds there are (the size of a dispatch table side).
+    pub const COUNT: usize = 5;
+
+    /// The kind's name as the scene format spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShapeKind::Aabb => "aabb",
+            ShapeKind::Obb => "obb",
+            ShapeKind::Sphere => "sphere",
+            ShapeKind::Capsule => "capsule",
+            ShapeKind::Triangle => "triangle",
+        }
+    }
+}
+
+/// Any solid shape, by value: what heterogeneous collections and the dispatch tables take.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// An axis-aligned box.
+    Aabb(Aabb),
+    /// An oriented box.
+    Obb(Obb),
+    /// A sphere.
+    Sphere(Sphere),
+    /// A capsule.
+    Capsule(Capsule),
+    /// A triangle.
+    Triangle(Triangle),
+}
+
+impl Shape {
+    /// The shape's kind.
+    #[inline]
+    pub fn kind(&self) -> ShapeKind {
+        match self {
+            Shape::Aabb(_) => ShapeKind::Aabb,
+            Shape::Obb(_) => ShapeKind::Obb,
+            Shape::Sphere(_) => ShapeKind::Sphere,
+            Shape::Capsule(_) => ShapeKind::Capsule,
+            Shape::Triangle(_) => ShapeKind::Triangle,
+        }
+    }
+}
+
+macro_rules! impl_from_shape {
+    ($($t:ident),*) => {$(
+        impl From<$t> for Shape {
+            #[inline]
+            fn from(s: $t) -> Self {
+                Shape::$t(s)
+            }
+        }
+    )*};
+}
+impl_from_shape!(Aabb, Obb, Sphere, Capsule, Triangle);

@@ -1,0 +1,30 @@
+//! Every tolerance of sepax, in one place. Query code never writes a literal epsilon; it uses
+//! these, scaled by the magnitude of its inputs. The contract is written out in `docs/tolerance.md`.
+
+use crate::math::Real;
+
+/// Unit roundoff `u` of [`Real`]: `2^-24` for `f32`, `2^-53` for `f64`. Every rounding error bound
+/// in sepax is a multiple of it.
+pub const UNIT_ROUNDOFF: Real = Real::EPSILON / 2.0;
+
+/// How far from orthonormal the axes given to a checked OBB constructor may be:
+/// `|u_i . u_j - delta_ij| <= AXES_TOLERANCE` for all `i, j`. Loose enough for axes typed with
+/// five significant digits (0.70711). The box is then the parallelepiped spanned by the axes
+/// exactly as given; each box stores its measured defect ([`crate::Obb::axes_error`]) and the
+/// certified tests account for it.
+pub const AXES_TOLERANCE: Real = 1e-4;
+
+/// How far from 1 the norm of a quaternion given to a checked constructor may be.
+pub const QUATERNION_TOLERANCE: Real = 1e-4;
+
+/// How far from 1 the norm of a unit vector (plane normal) given to a checked constructor may be.
+/// Plane constructors normalise what they accept.
+pub const UNIT_VECTOR_TOLERANCE: Real = 1e-4;
+
+/// `gamma(n) = n u / (1 - n u)`: the classic bound on the relative error of `n` chained
+/// floating-point operations (Higham, *Accuracy and Stability of Numerical Algorithms*, §3.1).
+#[inline]
+pub const fn gamma(n: u32) -> Real {
+    let nu = n as Real * UNIT_ROUNDOFF;
+    nu / (1.0 - nu)
+}

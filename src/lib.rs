@@ -1,0 +1,33 @@
+//! # sepax
+//!
+//! Collision detection built around the two workhorse bounding volumes: the axis-aligned box
+//! ([`Aabb`]) and the oriented box ([`Obb`]). This facade re-exports the core crates:
+//!
+//! - [`shapes`] ([`sepax_shapes`]): primitives, checked construction, single-shape queries;
+//! - [`narrowphase`] ([`sepax_narrowphase`]): pair queries (certified overlap tests, witnesses).
+//!
+//! ```
+//! use sepax::prelude::*;
+//!
+//! let floor = Aabb::new(Point3::new(-10.0, -1.0, -10.0), Point3::new(10.0, 0.0, 10.0)).unwrap();
+//! let crate_box = Obb::from_rotation(
+//!     Point3::new(0.0, 0.5, 0.0),
+//!     UnitQuaternion::from_euler_angles(0.0, 0.3, 0.0),
+//!     Vector3::new(0.5, 0.5, 0.5),
+//! )
+//! .unwrap();
+//! assert!(floor.contains_point(&crate_box.center()));
+//! ```
+pub use sepax_narrowphase as narrowphase;
+pub use sepax_shapes as shapes;
+
+
+pub use sepax_shapes::*;
+
+/// Everything a typical user needs, in one import.
+pub mod prelude {
+    pub use sepax_shapes::math::*;
+    pub use sepax_shapes::{
+        Aabb, Capsule, Obb, Plane, Ray, Segment, Shape, ShapeError, ShapeKind, Sphere, Triangle,
+    };
+}
