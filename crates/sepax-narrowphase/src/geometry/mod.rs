@@ -1,0 +1,1 @@
+//! Closest-point building blocks shared by the pair tests (and by distances later).

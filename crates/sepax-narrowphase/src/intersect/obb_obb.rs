@@ -1,0 +1,154 @@
+//! Box pairs (OBB–OBB, AABB–OBB, OBB–AABB): certified classification and the witness.
+//!
+//! The filter ([`crate::sat::fast`]) decides almost every pair in `Real` arithmetic; the rest goes
+//! to the f64 facet test ([`crate::sat::certified`]). An AABB is always put in the role of `A`
+//! so that the rotation `R = B` is exact.
+
+use crate::sat::certified::{self, AxisSlack};
+use crate::sat::fast::{self, FastVerdict};
+use crate::sat::{BoxFrame, Classification, SatAxis};
+use sepax_shapes::math::{Real, Vector3};
+use sepax_shapes::{Aabb, Obb};
+
+/// A box, axis-aligned or oriented: what [`classify`] and [`explain`] take.
+pub trait BoxShape {
+    /// The box as the SAT kernels see it.
+    fn frame(&self) -> BoxFrame;
+    /// The box itself when it is an AABB (AABB pairs are decided exactly by comparisons).
+    fn as_aabb(&self) -> Option<&Aabb> {
+        None
+    }
+}
+
+impl BoxShape for Aabb {
+    #[inline]
+    fn frame(&self) -> BoxFrame {
+        BoxFrame::from(self)
+    }
+    #[inline]
+    fn as_aabb(&self) -> Option<&Aabb> {
+        Some(self)
+    }
+}
+
+impl BoxShape for Obb {
+    #[inline]
+    fn frame(&self) -> BoxFrame {
+        BoxFrame::from(self)
+    }
+}
+
+/// Certified classification of two boxes given as frames.
+#[inline]
+pub(crate) fn classify_frames(a: &BoxFrame, b: &BoxFrame) -> Classification {
+    // The verdict is symmetric; put an AABB first so that R is exact.
+    let (a, b) = if b.axis_aligned { (b, a) } else { (a, b) };
+    match fast::box_box(a, b) {
+        FastVerdict::Separated => Classification::Separated,
+        FastVerdict::Overlapping => Classification::Overlapping,
+        FastVerdict::Undecided => certified::classify(a, b),
+    }
+}
+
+/// Certified classification of two boxes: [`Classification::Separated`] or
+/// [`Classification::Overlapping`] only when proven despite rounding, otherwise
+/// [`Classification::Uncertain`] (the exact answer lies within the documented band, see
+/// docs/tolerance.md).
+#[inline]
+pub fn classify<A: BoxShape, B: BoxShape>(a: &A, b: &B) -> Classification {
+    if let (Some(a), Some(b)) = (a.as_aabb(), b.as_aabb()) {
+        return if crate::intersect::aabb_aabb::intersects(a, b) {
+            Classification::Overlapping
+        } else {
+            Classification::Separated
+        };
+    }
+    classify_frames(&a.frame(), &b.frame())
+}
+
+/// Whether two boxes intersect; [`Classification::Uncertain`] counts as touching, so an
+/// intersecting pair is never reported as separated.
+#[inline]
+pub fn intersects<A: BoxShape, B: BoxShape>(a: &A, b: &B) -> bool {
+    classify(a, b) != Classification::Separated
+}
+
+/// Why two boxes touch or not: the witness axis and what happens along it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[must_use]
+pub struct BoxWitness {
+    /// The certified verdict (as [`classify`]).
+    pub classification: Classification,
+    /// When separated: the axis with the largest gap. Otherwise: the axis of least overlap (the
+    /// first in [`SatAxis::ALL`] order among axes tied within the rounding bound, so faces win
+    /// ties).
+    pub axis: SatAxis,
+    /// The axis as a unit vector in world space, oriented from A's centre toward B's.
+    pub direction: Vector3,
+    /// Signed distance along `direction`: the gap (> 0) when separated, minus the overlap depth
+    /// (<= 0) otherwise.
+    pub distance: Real,
+    /// A's projection onto `direction` (world coordinates along the axis): `[min, max]`.
+    pub interval_a: [Real; 2],
+    /// B's projection onto `direction`: `[min, max]`.
+    pub interval_b: [Real; 2],
+}
+
+/// The witness for a box pair: which of the 15 SAT axes separates them (with its direction and
+/// gap) or, when they overlap, the axis of least overlap and the depth along it.
+pub fn explain<A: BoxShape, B: BoxShape>(a: &A, b: &B) -> BoxWitness {
+    let (fa, fb) = (a.frame(), b.frame());
+    let classification = classify(a, b);
+    let slacks = certified::axis_slacks(&fa, &fb);
+    let separated = classification == Classification::Separated;
+    // Score: normalised gap (separated, maximise) or normalised slack (otherwise, minimise).
+    let mut best: Option<(&AxisSlack, f64, f64)> = None;
+    for s in slacks.iter().filter(|s| s.norm > 0.0 && s.slack.is_finite()) {
+        let value = s.slack / s.norm;
+        let tol = s.bound / s.norm;
+        let better = match best {
+            None => true,
+            Some((_, v, t)) if separated => value < v - (t + tol),
+            Some((_, v, t)) => value < v - (t + tol),
+        };
+        if better {
+            best = Some((s, value, tol));
+        }
+    }
+    let Some((s, value, _)) = best else {
+        // Every axis degenerate or non-finite (inputs beyond ~1e150): report A's x face.
+        return BoxWitness {
+            classification,
+            axis: SatAxis::FaceA(0),
+            direction: Vector3::x(),
+            distance: 0.0,
+            interval_a: [0.0, 0.0],
+            interval_b: [0.0, 0.0],
+        };
+    };
+    let sign = if s.along < 0.0 { -1.0 } else { 1.0 };
+    let n: [f64; 3] = core::array::from_fn(|k| sign * s.vector[k] / s.norm);
+    let interval = |f: &BoxFrame| -> [Real; 2] {
+        let c = [
+            f.center.x as f64 + f.center_lo.x as f64,
+            f.center.y as f64 + f.center_lo.y as f64,
+            f.center.z as f64 + f.center_lo.z as f64,
+        ];
+        let mid = n[0] * c[0] + n[1] * c[1] + n[2] * c[2];
+        let mut r = 0.0;
+        for k in 0..3 {
+            let col = f.axes.column(k);
+            r += f.half[k] as f64
+                * (n[0] * col[0] as f64 + n[1] * col[1] as f64 + n[2] * col[2] as f64).abs();
+        }
+        [(mid - r) as Real, (mid + r) as Real]
+    };
+    BoxWitness {
+        classification,
+        axis: s.axis,
+        direction: Vector3::new(n[0] as Real, n[1] as Real, n[2] as Real),
+        distance: (-value) as Real,
+        interval_a: interval(&fa),
+        interval_b: interval(&fb),
+    }
+}

@@ -1,0 +1,157 @@
+//! The zonotope-facet test in `f64` with near-exact cross products: the fallback for what the
+//! filter leaves undecided, and the source of the witness.
+//!
+//! For each of the 15 axes `L = x × y` (`x`, `y` two of the six box axes, as stored) the slack
+//! `f(L) = sum_k h_A,k |L . a_k| + sum_k h_B,k |L . b_k| - |L . p|` is computed in f64. The cross
+//! product is formed with Kahan's FMA algorithm (relative error <= 2u per component; Jeannerod,
+//! Louvet, Muller 2013), so the absolute error of `f` is proportional to `|L|`, however short
+//! `L` is (near-parallel edges). With `S = sum h_A + sum h_B + |p|_2` (+ centre residues):
+//!
+//! ```text
+//! |f~(L) - f(L)| <= CERT_ROUNDING_FACTOR * u64 * |L~|_2 * S
+//! ```
+//! Every facet normal of the zonotope is one of these `L` (as a direction) and `f(L) >= 0` for
+//! every `L` when the boxes intersect, so: one `f~ < -bound` certifies separation; all non-zero
+//! `L` with `f~ > +bound` certify intersection (a rank-deficient zonotope always has an `L`
+//! normal to it among the 15, whose slack is `<= 0`, so flat cases are never over-claimed).
+
+use super::{BoxFrame, Classification, SatAxis};
+
+/// Coefficient of `u64 * |L|_2 * S` in the bound of the f64 facet test (first-order
+/// derivation gives 16; see docs/tolerance.md).
+pub const CERT_ROUNDING_FACTOR: f64 = 20.0;
+
+/// A box in f64.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Box64 {
+    c: [f64; 3],
+    c_lo: [f64; 3],
+    axes: [[f64; 3]; 3],
+    h: [f64; 3],
+}
+
+impl From<&BoxFrame> for Box64 {
+    fn from(b: &BoxFrame) -> Self {
+        let v = |x: f64| x;
+        Box64 {
+            c: [b.center.x as f64, b.center.y as f64, b.center.z as f64].map(v),
+            c_lo: [b.center_lo.x as f64, b.center_lo.y as f64, b.center_lo.z as f64],
+            axes: core::array::from_fn(|k| {
+                let col = b.axes.column(k);
+                [col[0] as f64, col[1] as f64, col[2] as f64]
+            }),
+            h: [b.half.x as f64, b.half.y as f64, b.half.z as f64],
+        }
+    }
+}
+
+/// `a * b - c * d` with relative error <= 2u (Kahan's algorithm with one FMA for the error of
+/// the second product).
+#[inline(always)]
+fn diff_of_products(a: f64, b: f64, c: f64, d: f64) -> f64 {
+    let cd = c * d;
+    let err = (-c).mul_add(d, cd); // exact: cd - c*d
+    let x = a.mul_add(b, -cd);
+    x + err
+}
+
+#[inline(always)]
+fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
+    [
+        diff_of_products(x[1], y[2], x[2], y[1]),
+        diff_of_products(x[2], y[0], x[0], y[2]),
+        diff_of_products(x[0], y[1], x[1], y[0]),
+    ]
+}
+
+#[inline(always)]
+fn dot(x: &[f64; 3], y: &[f64; 3]) -> f64 {
+    x[0] * y[0] + x[1] * y[1] + x[2] * y[2]
+}
+
+/// One axis of the facet test: the computed slack, its rounding bound, and the axis.
+#[derive(Debug, Clone, Copy)]
+pub struct AxisSlack {
+    /// Which of the 15 axes.
+    pub axis: SatAxis,
+    /// The axis vector `L` as computed (not normalised), in world space.
+    pub vector: [f64; 3],
+    /// `|L|_2`.
+    pub norm: f64,
+    /// The computed slack `f(L)` (negative: `L` separates).
+    pub slack: f64,
+    /// The proven bound on the slack's error.
+    pub bound: f64,
+    /// `L . p` (its sign orients the axis from A toward B).
+    pub along: f64,
+}
+
+/// All 15 axes of the pair `(a, b)`, with slacks and bounds, in [`SatAxis::ALL`] order.
+pub fn axis_slacks(a: &BoxFrame, b: &BoxFrame) -> [AxisSlack; 15] {
+    let (a, b) = (Box64::from(a), Box64::from(b));
+    let p: [f64; 3] =
+        core::array::from_fn(|k| (b.c[k] - a.c[k]) + (b.c_lo[k] - a.c_lo[k]));
+    let p_norm = dot(&p, &p).sqrt();
+    let lo: f64 = (0..3).map(|k| a.c_lo[k].abs() + b.c_lo[k].abs()).sum();
+    let s = a.h.iter().sum::<f64>() + b.h.iter().sum::<f64>() + p_norm + lo;
+    // Axes are unit within 1e-4 (checked constructors), so |a_k|_2 <= 1.0001 covers them.
+    let s = s * 1.0001;
+    let unit = f64::EPSILON / 2.0;
+    let slack_of = |axis: SatAxis, l: [f64; 3]| -> AxisSlack {
+        let mut f = 0.0;
+        for k in 0..3 {
+            f += a.h[k] * dot(&l, &a.axes[k]).abs();
+            f += b.h[k] * dot(&l, &b.axes[k]).abs();
+        }
+        let along = dot(&l, &p);
+        f -= along.abs();
+        let norm = dot(&l, &l).sqrt();
+        let bound = CERT_ROUNDING_FACTOR * unit * norm * s;
+        AxisSlack { axis, vector: l, norm, slack: f, bound, along }
+    };
+    core::array::from_fn(|n| {
+        let axis = SatAxis::ALL[n];
+        let l = match axis {
+            SatAxis::FaceA(i) => {
+                let i = i as usize;
+                cross(&a.axes[(i + 1) % 3], &a.axes[(i + 2) % 3])
+            }
+            SatAxis::FaceB(j) => {
+                let j = j as usize;
+                cross(&b.axes[(j + 1) % 3], &b.axes[(j + 2) % 3])
+            }
+            SatAxis::Edge(i, j) => cross(&a.axes[i as usize], &b.axes[j as usize]),
+        };
+        slack_of(axis, l)
+    })
+}
+
+/// The certified verdict from the 15 facet slacks.
+pub fn classify(a: &BoxFrame, b: &BoxFrame) -> Classification {
+    verdict(&axis_slacks(a, b))
+}
+
+/// The verdict implied by a set of slacks.
+pub fn verdict(slacks: &[AxisSlack; 15]) -> Classification {
+    let mut all_certain_overlap = true;
+    let mut any_axis = false;
+    for s in slacks {
+        if s.norm == 0.0 {
+            // L~ = 0 iff L = 0 (relative error): parallel axes, no facet.
+            continue;
+        }
+        any_axis = true;
+        // NaN (overflow beyond ~1e150) compares false everywhere: stays uncertain.
+        if s.slack < -s.bound {
+            return Classification::Separated;
+        }
+        if !(s.slack > s.bound) {
+            all_certain_overlap = false;
+        }
+    }
+    if any_axis && all_certain_overlap {
+        Classification::Overlapping
+    } else {
+        Classification::Uncertain
+    }
+}
