@@ -32,15 +32,14 @@ pub(crate) struct Box64 {
 
 impl From<&BoxFrame> for Box64 {
     fn from(b: &BoxFrame) -> Self {
-        let v = |x: f64| x;
         Box64 {
-            c: [b.center.x as f64, b.center.y as f64, b.center.z as f64].map(v),
+            c: [b.center.x as f64, b.center.y as f64, b.center.z as f64],
             c_lo: [b.center_lo.x as f64, b.center_lo.y as f64, b.center_lo.z as f64],
             axes: core::array::from_fn(|k| {
                 let col = b.axes.column(k);
                 [col[0] as f64, col[1] as f64, col[2] as f64]
             }),
-            h: [b.half.x as f64, b.half.y as f64, b.half.z as f64],
+            h: core::array::from_fn(|k| b.half[k] as f64 + b.half_lo[k] as f64),
         }
     }
 }

@@ -15,8 +15,10 @@ pub struct BoxFrame {
     pub center_lo: Vector3,
     /// Axes as columns (identity for an AABB).
     pub axes: Matrix3,
-    /// Half-extents (for an AABB `(max - min) / 2`, correctly rounded).
+    /// Half-extents (for an AABB the leading part of `(max - min) / 2`).
     pub half: Vector3,
+    /// Trailing part of the half-extents (0 for an OBB), so that `half + half_lo` is exact.
+    pub half_lo: Vector3,
     /// Upper bound on `max |a_i . a_j - delta_ij|` (0 for an AABB).
     pub axes_error: Real,
     /// Whether the axes are exactly the identity (an AABB).
@@ -39,18 +41,22 @@ impl From<&Aabb> for BoxFrame {
         let mut center = Vector3::zeros();
         let mut center_lo = Vector3::zeros();
         let mut half = Vector3::zeros();
+        let mut half_lo = Vector3::zeros();
         for k in 0..3 {
-            let (s, e) = two_sum(min[k], max[k]);
             // Halving is exact barring underflow into subnormals.
+            let (s, e) = two_sum(min[k], max[k]);
             center[k] = s * 0.5;
             center_lo[k] = e * 0.5;
-            half[k] = (max[k] - min[k]) * 0.5;
+            let (s, e) = two_sum(max[k], -min[k]);
+            half[k] = s * 0.5;
+            half_lo[k] = e * 0.5;
         }
         BoxFrame {
             center,
             center_lo,
             axes: Matrix3::identity(),
             half,
+            half_lo,
             axes_error: 0.0,
             axis_aligned: true,
         }
@@ -65,6 +71,7 @@ impl From<&Obb> for BoxFrame {
             center_lo: Vector3::zeros(),
             axes: *b.axes(),
             half: b.half_extents(),
+            half_lo: Vector3::zeros(),
             axes_error: b.axes_error(),
             axis_aligned: false,
         }

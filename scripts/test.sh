@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Everything CI checks: formatting, clippy with -D warnings, and every test suite, in the f32
+# (default) and f64 builds. Run from anywhere: ./scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# rustfmt and clippy ship with the toolchain; install them if this machine lacks them.
+if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    rustup component add rustfmt clippy
+fi
+
+echo "== rustfmt"
+cargo fmt --all -- --check
+echo "== clippy (f32)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== clippy (f64)"
+cargo clippy --workspace --all-targets --locked --features f64 -- -D warnings
+echo "== tests (f32)"
+cargo test --workspace --locked
+echo "== tests (f64)"
+cargo test --workspace --locked --features f64
