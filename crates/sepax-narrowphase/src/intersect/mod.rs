@@ -5,6 +5,18 @@ pub mod aabb_aabb;
 pub mod obb_obb;
 
 // --- pair modules for spheres, capsules and triangles (one file per pair) ---
+pub mod capsule_aabb;
+pub mod capsule_capsule;
+pub mod capsule_obb;
+pub mod capsule_triangle;
+pub mod sphere_aabb;
+pub mod sphere_capsule;
+pub mod sphere_obb;
+pub mod sphere_sphere;
+pub mod sphere_triangle;
+pub mod triangle_aabb;
+pub mod triangle_obb;
+pub mod triangle_triangle;
 // --- end of pair modules ---
 
 pub use crate::sat::{Classification, SatAxis};

@@ -1,0 +1,69 @@
+//! Capsule–OBB overlap: the core segment's distance to the box, measured in the box frame
+//! (end points relative to the box centre, then `A^T`), against the radius (Ericson,
+//! *Real-Time Collision Detection*, §5.3.3 and §5.1.9; see [`crate::geometry::segment_box`]).
+//!
+//! Band: with `p`, `q` the end points relative to the box centre, `S = |p|_1 + |q|_1 + |h|_1 +
+//! r` and `e` the box's [`Obb::axes_error`], a pair whose exact gap is at most
+//! `2 (ALLOWANCE + AXES_FACTOR e) S` may be reported as touching; an intersecting pair is never
+//! reported as separated.
+
+use sepax_shapes::math::Real;
+use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::{Capsule, Obb};
+
+use crate::geometry::robust::{norm1, within_reach};
+use crate::geometry::segment_box::segment_local_box_distance_squared;
+
+/// Rounding allowance per unit of `S`: the frame change costs `gamma(3)` per coordinate, the
+/// segment–box distance about `10 u S`; 16u covers both.
+pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+
+/// Allowance for non-orthonormal axes, as a multiple of the box's measured axes defect per unit
+/// of `S` (see [`super::sphere_obb::AXES_FACTOR`] for the reasoning).
+pub const AXES_FACTOR: Real = 4.0;
+
+/// Whether a closed capsule and a closed OBB intersect (touching counts).
+pub fn intersects(a: &Capsule, b: &Obb) -> bool {
+    let c = b.center();
+    let (v0, v1) = (a.p0() - c, a.p1() - c);
+    let p = b.axes().tr_mul(&v0);
+    let q = b.axes().tr_mul(&v1);
+    let h = b.half_extents();
+    let s = norm1(&v0) + norm1(&v1) + norm1(&h) + a.radius();
+    let allowance = (ALLOWANCE + AXES_FACTOR * b.axes_error()) * s;
+    within_reach(
+        segment_local_box_distance_squared(&p, &q, &h),
+        a.radius() + allowance,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sepax_shapes::math::{Point3, UnitQuaternion, Vector3};
+
+    #[test]
+    fn cases() {
+        let q = UnitQuaternion::from_axis_angle(
+            &Vector3::z_axis(),
+            core::f64::consts::FRAC_PI_4 as Real,
+        );
+        let b =
+            Obb::from_rotation(Point3::new(1e3, 0.0, 0.0), q, Vector3::new(1.0, 1.0, 1.0)).unwrap();
+        // The corner along +x is at 1e3 + sqrt(2) ~ 1e3 + 1.41421.
+        let cap = |x: Real, r: Real| {
+            Capsule::new(
+                Point3::new(1e3 + x, 0.0, -5.0),
+                Point3::new(1e3 + x, 0.0, 5.0),
+                r,
+            )
+            .unwrap()
+        };
+        assert!(intersects(&cap(2.0, 0.59), &b));
+        assert!(!intersects(&cap(2.0, 0.58), &b));
+        assert!(intersects(&cap(1.4, 0.0), &b));
+        // Degenerate capsule (a point) inside.
+        let c = Capsule::new(Point3::new(1e3, 0.5, 0.5), Point3::new(1e3, 0.5, 0.5), 0.0).unwrap();
+        assert!(intersects(&c, &b));
+    }
+}

@@ -1,0 +1,79 @@
+//! Triangle–OBB overlap: the triangle is moved into the box frame (vertices relative to the
+//! box centre, then `A^T`) and tested with the 13-axis separating-axis test of
+//! [`super::triangle_aabb`] (Akenine-Möller 2001). Intersection is invariant under the affine
+//! map to the box frame, so only the map's rounding and the axes' non-orthonormality need an
+//! allowance.
+//!
+//! Band: as for `triangle_aabb`, with `S = sum_i |v_i - c|_1 + |h|_1` and a per-axis allowance
+//! of `(ALLOWANCE + AXES_FACTOR e) S |a|_1`, where `e` is the box's [`Obb::axes_error`].
+
+use sepax_shapes::math::Real;
+use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::{Obb, Triangle};
+
+use super::triangle_aabb::triangle_local_box;
+use crate::geometry::robust::norm1;
+
+/// Rounding allowance per unit of `S` and of `|a|_1`: the frame change costs `gamma(3)` per
+/// coordinate, the projections and box radius `gamma(3)` each; 16u covers them.
+pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+
+/// Allowance for non-orthonormal axes, as a multiple of the box's measured axes defect per unit
+/// of `S`: `A^T` instead of `A^-1` misplaces each vertex by at most `3e |v - c|`.
+pub const AXES_FACTOR: Real = 4.0;
+
+/// Whether a closed triangle and a closed OBB intersect (touching counts).
+pub fn intersects(a: &Triangle, b: &Obb) -> bool {
+    let c = b.center();
+    let w = a.vertices().map(|p| p - c);
+    let v = w.map(|x| b.axes().tr_mul(&x));
+    let h = b.half_extents();
+    let s = norm1(&w[0]) + norm1(&w[1]) + norm1(&w[2]) + norm1(&h);
+    triangle_local_box(&v, &h, (ALLOWANCE + AXES_FACTOR * b.axes_error()) * s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sepax_shapes::math::{Point3, UnitQuaternion, Vector3};
+
+    fn t(a: [Real; 3], b: [Real; 3], c: [Real; 3]) -> Triangle {
+        Triangle::new(Point3::from(a), Point3::from(b), Point3::from(c)).unwrap()
+    }
+
+    #[test]
+    fn cases() {
+        let q = UnitQuaternion::from_axis_angle(
+            &Vector3::z_axis(),
+            core::f64::consts::FRAC_PI_4 as Real,
+        );
+        let b =
+            Obb::from_rotation(Point3::new(0.0, 0.0, 1e3), q, Vector3::new(1.0, 1.0, 1.0)).unwrap();
+        // A vertical triangle in the plane x = d: the box reaches x = sqrt(2).
+        let tri = |d: Real| {
+            t(
+                [d, -1.0, 1e3 - 1.0],
+                [d, 1.0, 1e3 - 1.0],
+                [d, 0.0, 1e3 + 1.0],
+            )
+        };
+        assert!(intersects(&tri(1.41), &b));
+        assert!(!intersects(&tri(1.42), &b));
+        // A point triangle inside.
+        let p = t([0.5, 0.0, 1e3], [0.5, 0.0, 1e3], [0.5, 0.0, 1e3]);
+        assert!(intersects(&p, &b));
+    }
+
+    #[test]
+    fn agrees_with_aabb_version_when_axis_aligned() {
+        let aabb = sepax_shapes::Aabb::new(Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 2.0, 0.0))
+            .unwrap();
+        let obb = Obb::from_aabb(&aabb);
+        let tr = t([0.5, 1.0, -1.0], [0.5, 1.0, 1.0], [3.0, 1.0, 0.0]);
+        assert!(intersects(&tr, &obb));
+        assert!(super::super::triangle_aabb::intersects(&tr, &aabb));
+        let tr = t([0.5, 1.0, 0.25], [0.5, 1.5, 1.0], [3.0, 1.0, 0.5]);
+        assert!(!intersects(&tr, &obb));
+        assert!(!super::super::triangle_aabb::intersects(&tr, &aabb));
+    }
+}
