@@ -172,23 +172,24 @@ impl Dyadic {
     /// If `den` is zero.
     #[must_use]
     pub fn ratio_to_f64(num: &Self, den: &Self) -> f64 {
+        let (q, e) = Self::ratio_parts(num, den);
+        ldexp(q.to_f64(), e)
+    }
+
+    /// `num / den ≈ q · 2^e` with `q` an integer-valued dyadic of at least 66 significant bits
+    /// (truncated quotient: relative error below 2^-65).
+    pub(crate) fn ratio_parts(num: &Self, den: &Self) -> (Self, i64) {
         assert!(!den.is_zero(), "sepax-exact: division by zero");
         if num.is_zero() {
-            return 0.0;
+            return (Self::zero(), 0);
         }
         let a = num.m.magnitude();
         let b = den.m.magnitude();
-        // Scale the numerator so that the integer quotient keeps at least 66 significant bits:
-        // its truncation then costs less than 2^-65 relative.
         let k = (66 + b.bits()).saturating_sub(a.bits());
         let q: BigUint = (a << k) / b;
         let neg = (num.m.sign() == Sign::Minus) != (den.m.sign() == Sign::Minus);
         let q = BigInt::from_biguint(if neg { Sign::Minus } else { Sign::Plus }, q);
-        Self {
-            m: q,
-            e: num.e - den.e - k as i64,
-        }
-        .to_f64()
+        (Self { m: q, e: 0 }, num.e - den.e - k as i64)
     }
 
     fn aligned_add(a: &Self, b: &Self, negate_b: bool) -> Self {

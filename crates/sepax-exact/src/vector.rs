@@ -151,7 +151,18 @@ impl SignedRoot {
     }
 
     pub(crate) fn to_f64(&self) -> f64 {
-        let r = Dyadic::ratio_to_f64(&self.num_sq, &self.den_sq).sqrt();
+        if self.num_sq.is_zero() {
+            return 0.0;
+        }
+        // Square root of the ratio taken on `q · 2^e` with even `e`, so that values whose square
+        // leaves the f64 range (margins of 1e-300, say) still convert accurately.
+        let (q, e) = Dyadic::ratio_parts(&self.num_sq, &self.den_sq);
+        let (q, e) = if e % 2 == 0 {
+            (q, e)
+        } else {
+            (q.mul_pow2(1), e - 1)
+        };
+        let r = crate::dyadic::ldexp(q.to_f64().sqrt(), e / 2);
         if self.neg {
             -r
         } else {
