@@ -82,9 +82,9 @@ impl FBox {
     /// Corners `c ± h0 u0 ± h1 u1 ± h2 u2` in f64 (exact for small grid inputs only).
     pub fn corner(&self, signs: [f64; 3]) -> [f64; 3] {
         let mut p = self.c;
-        for k in 0..3 {
-            for c in 0..3 {
-                p[c] += signs[k] * self.h[k] * self.u[k][c];
+        for (k, sign) in signs.iter().enumerate() {
+            for (pc, uc) in p.iter_mut().zip(self.u[k]) {
+                *pc += sign * self.h[k] * uc;
             }
         }
         p
