@@ -43,7 +43,9 @@ pub enum ShapeError {
         max: f64,
     },
     /// An axis (or normal) is not of unit length within the documented tolerance.
-    #[error("{shape}: {field}[{index}] is not unit length (|v|^2 = {norm_sq}, tolerance {tolerance})")]
+    #[error(
+        "{shape}: {field}[{index}] is not unit length (|v|^2 = {norm_sq}, tolerance {tolerance})"
+    )]
     NonUnitAxis {
         /// The shape kind.
         shape: &'static str,
@@ -114,7 +116,12 @@ pub(crate) fn check_finite(
     if value.is_finite() {
         Ok(())
     } else {
-        Err(ShapeError::NotFinite { shape, field, component, value: value as f64 })
+        Err(ShapeError::NotFinite {
+            shape,
+            field,
+            component,
+            value: value as f64,
+        })
     }
 }
 
@@ -127,7 +134,12 @@ pub(crate) fn check_size(
 ) -> Result<(), ShapeError> {
     check_finite(shape, field, component, value)?;
     if value < 0.0 {
-        return Err(ShapeError::Negative { shape, field, component, value: value as f64 });
+        return Err(ShapeError::Negative {
+            shape,
+            field,
+            component,
+            value: value as f64,
+        });
     }
     Ok(())
 }

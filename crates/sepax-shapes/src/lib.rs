@@ -7,10 +7,18 @@
 //! Shapes are small `Copy` values with private fields; checked constructors return
 //! [`ShapeError`] naming the shape, the field and the problem.
 
+// Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
+#![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
+
+pub mod cast;
+pub mod cull;
 pub mod error;
 pub mod math;
+mod scale;
 pub mod shape;
 pub mod tolerance;
 
+pub use cast::RayHit;
+pub use cull::{CullMode, PlaneSide, Visibility};
 pub use error::ShapeError;
 pub use shape::*;

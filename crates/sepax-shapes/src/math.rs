@@ -11,6 +11,8 @@ pub type Real = f64;
 pub type Point3 = nalgebra::Point3<Real>;
 /// A vector in 3D.
 pub type Vector3 = nalgebra::Vector3<Real>;
+/// A vector in 4D (homogeneous clip coordinates).
+pub type Vector4 = nalgebra::Vector4<Real>;
 /// A 3x3 matrix (for OBB axes: the columns are the box's local x, y, z axes in world space).
 pub type Matrix3 = nalgebra::Matrix3<Real>;
 /// A 4x4 matrix (view-projection matrices for frusta).

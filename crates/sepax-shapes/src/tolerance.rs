@@ -28,3 +28,17 @@ pub const fn gamma(n: u32) -> Real {
     let nu = n as Real * UNIT_ROUNDOFF;
     nu / (1.0 - nu)
 }
+
+/// Relative tolerance of point containment in zero-volume sets (triangles, segments, planes),
+/// where an exact test would accept only points that happen to round onto the set. A point is
+/// contained when its computed distance is at most `FLAT_CONTAINMENT_TOLERANCE * m`, with `m`
+/// the largest absolute coordinate of the shape and the point: the closest-point computation
+/// errs by a few dozen roundoffs of `m`, so its own output is always accepted, while points a
+/// visible distance away are not.
+pub const FLAT_CONTAINMENT_TOLERANCE: Real = 256.0 * UNIT_ROUNDOFF;
+
+/// Relative rounding allowance of conservative separation decisions (plane classification,
+/// frustum culling, 2D box overlap): an axis separates only when the gap exceeds
+/// `SEPARATION_TOLERANCE * m`, `m` the magnitude of the projected coordinates, so rounding can
+/// only turn "barely separated" into "intersecting", never the reverse.
+pub const SEPARATION_TOLERANCE: Real = 64.0 * UNIT_ROUNDOFF;

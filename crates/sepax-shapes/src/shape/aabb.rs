@@ -40,7 +40,10 @@ impl Aabb {
     ) -> Result<Self, ShapeError> {
         check_finite_slice("Aabb", "center", center.coords.as_slice())?;
         check_size_slice("Aabb", "half_extents", half_extents.as_slice())?;
-        let b = Self { min: center - half_extents, max: center + half_extents };
+        let b = Self {
+            min: center - half_extents,
+            max: center + half_extents,
+        };
         // A huge centre plus a huge extent can overflow to infinity.
         check_finite_slice("Aabb", "min", b.min.coords.as_slice())?;
         check_finite_slice("Aabb", "max", b.max.coords.as_slice())?;
@@ -54,11 +57,23 @@ impl Aabb {
         Self { min, max }
     }
 
+    /// The box `[min, max]` rounded outward by one ulp per side: the bound of a shape whose extreme
+    /// coordinates were computed with one rounding each.
+    pub(crate) fn rounded_outward(min: Vector3, max: Vector3) -> Self {
+        use crate::scale::{next_down, next_up};
+        Self {
+            min: Point3::from(min.map(next_down)),
+            max: Point3::from(max.map(next_up)),
+        }
+    }
+
     /// The smallest box containing all `points`; `None` when there are none.
     /// Errors when a point is not finite.
     pub fn from_points(points: &[Point3]) -> Result<Option<Self>, ShapeError> {
         let mut it = points.iter();
-        let Some(first) = it.next() else { return Ok(None) };
+        let Some(first) = it.next() else {
+            return Ok(None);
+        };
         check_finite_slice("Aabb", "points", first.coords.as_slice())?;
         let (mut min, mut max) = (*first, *first);
         for p in it {
@@ -81,16 +96,17 @@ impl Aabb {
         self.max
     }
 
-    /// The centre, `(min + max) / 2`.
+    /// The centre, `min / 2 + max / 2` (halving first so that boxes near `Real::MAX` do not
+    /// overflow).
     #[inline]
     pub fn center(&self) -> Point3 {
-        nalgebra::center(&self.min, &self.max)
+        Point3::from(self.min.coords * 0.5 + self.max.coords * 0.5)
     }
 
-    /// The half-extents, `(max - min) / 2` (each `>= 0`).
+    /// The half-extents, `max / 2 - min / 2` (each `>= 0`; halving first avoids overflow).
     #[inline]
     pub fn half_extents(&self) -> Vector3 {
-        (self.max - self.min) * 0.5
+        self.max.coords * 0.5 - self.min.coords * 0.5
     }
 
     /// The full extents, `max - min`.
@@ -124,10 +140,19 @@ impl Aabb {
         })
     }
 
+    /// The box itself (every shape has a `world_aabb`; an AABB is its own).
+    #[inline]
+    pub fn world_aabb(&self) -> Aabb {
+        *self
+    }
+
     /// The smallest box containing both.
     #[inline]
     pub fn merge(&self, other: &Aabb) -> Aabb {
-        Aabb { min: self.min.inf(&other.min), max: self.max.sup(&other.max) }
+        Aabb {
+            min: self.min.inf(&other.min),
+            max: self.max.sup(&other.max),
+        }
     }
 
     /// The box grown by `margin` on every side. A negative margin shrinks it, clamped so that the
@@ -193,8 +218,12 @@ impl Aabb {
     pub fn enclosing_rotated(c: &Point3, r: &Matrix3, e: &Vector3) -> Aabb {
         let w = r.abs() * e;
         // |R| e has relative error <= gamma(3) per component; c ± w one more rounding each.
-        let pad = w * crate::tolerance::gamma(4)
-            + c.coords.abs() * crate::tolerance::gamma(1);
-        Aabb { min: c - w - pad, max: c + w + pad }
+        let pad = w * crate::tolerance::gamma(4) + c.coords.abs() * crate::tolerance::gamma(1);
+        // Clamped to finite: a valid box fits in the finite range, so the clamp only trims padding.
+        let lim = Vector3::repeat(Real::MAX);
+        Aabb {
+            min: Point3::from((c.coords - w - pad).sup(&-lim)),
+            max: Point3::from((c.coords + w + pad).inf(&lim)),
+        }
     }
 }

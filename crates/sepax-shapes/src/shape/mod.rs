@@ -2,17 +2,24 @@
 //! enforced by checked constructors (`new_unchecked` variants are debug-asserted).
 
 mod aabb;
+mod aabb2;
 mod capsule;
+pub(crate) mod frustum;
 mod obb;
+mod obb2;
+mod obb_merge;
 mod plane;
 mod ray;
-mod segment;
+pub(crate) mod segment;
 mod sphere;
-mod triangle;
+pub(crate) mod triangle;
 
 pub use aabb::Aabb;
+pub use aabb2::Aabb2;
 pub use capsule::Capsule;
+pub use frustum::Frustum;
 pub use obb::Obb;
+pub use obb2::Obb2;
 pub use plane::Plane;
 pub use ray::Ray;
 pub use segment::Segment;

@@ -59,7 +59,22 @@ impl Obb {
                 });
             }
         }
-        Ok(Self { center, axes, half_extents, axes_error: axes_defect_bound(&axes) })
+        // The box must fit in the finite range (so that its corners and world AABB are finite).
+        let w = axes.abs() * half_extents;
+        let reach = center.coords.abs() + w;
+        if !(reach.iter().all(|v| v.is_finite()) && w.iter().all(|v| v.is_finite())) {
+            return Err(ShapeError::Degenerate {
+                shape: "Obb",
+                field: "half_extents",
+                reason: "center ± half_extents overflows the finite range",
+            });
+        }
+        Ok(Self {
+            center,
+            axes,
+            half_extents,
+            axes_error: axes_defect_bound(&axes),
+        })
     }
 
     /// A box from values the caller guarantees valid (debug-asserted). Still measures the axes'
@@ -71,7 +86,12 @@ impl Obb {
             "invalid Obb: {:?}",
             Self::new(center, axes, half_extents)
         );
-        Self { center, axes, half_extents, axes_error: axes_defect_bound(&axes) }
+        Self {
+            center,
+            axes,
+            half_extents,
+            axes_error: axes_defect_bound(&axes),
+        }
     }
 
     /// A box from a centre, a rotation and half-extents.
@@ -81,7 +101,11 @@ impl Obb {
         half_extents: Vector3,
     ) -> Result<Self, ShapeError> {
         check_finite_slice("Obb", "rotation", rotation.coords.as_slice())?;
-        Self::new(center, rotation.to_rotation_matrix().into_inner(), half_extents)
+        Self::new(
+            center,
+            rotation.to_rotation_matrix().into_inner(),
+            half_extents,
+        )
     }
 
     /// A box from a centre, a quaternion as read from a file (`[w, x, y, z]` order in nalgebra's
@@ -108,7 +132,11 @@ impl Obb {
     /// The box with local half-extents `half_extents` placed by `pose` (its centre at the pose's
     /// translation).
     pub fn from_isometry(pose: &Isometry3, half_extents: Vector3) -> Result<Self, ShapeError> {
-        check_finite_slice("Obb", "pose.translation", pose.translation.vector.as_slice())?;
+        check_finite_slice(
+            "Obb",
+            "pose.translation",
+            pose.translation.vector.as_slice(),
+        )?;
         Self::from_rotation(pose.translation.vector.into(), pose.rotation, half_extents)
     }
 
@@ -202,17 +230,23 @@ impl Obb {
         })
     }
 
-    /// Coordinates of `p` in the box frame (`A^T (p - c)`).
+    /// Coordinates of `p` in the box frame (`A^T (p - c)`), computed on rescaled numbers so that a
+    /// far point gives infinite coordinates rather than NaN (`0 * inf`).
     #[inline]
     pub fn to_local(&self, p: &Point3) -> Vector3 {
-        self.axes.tr_mul(&(p - self.center))
+        let s = crate::scale::scale_of(&[*p, self.center]);
+        self.axes.tr_mul(&(p.coords / s - self.center.coords / s)) * s
     }
 
     /// The point of the box closest to `p`: clamp in the box frame.
     pub fn closest_point(&self, p: &Point3) -> Point3 {
         let l = self.to_local(p);
         let h = self.half_extents;
-        let c = Vector3::new(l.x.clamp(-h.x, h.x), l.y.clamp(-h.y, h.y), l.z.clamp(-h.z, h.z));
+        let c = Vector3::new(
+            l.x.clamp(-h.x, h.x),
+            l.y.clamp(-h.y, h.y),
+            l.z.clamp(-h.z, h.z),
+        );
         self.center + self.axes * c
     }
 
@@ -248,7 +282,10 @@ impl Obb {
         crate::error::check_finite("Obb", "margin", None, margin)?;
         let h = (self.half_extents + Vector3::repeat(margin)).sup(&Vector3::zeros());
         check_finite_slice("Obb", "half_extents", h.as_slice())?;
-        Ok(Obb { half_extents: h, ..*self })
+        Ok(Obb {
+            half_extents: h,
+            ..*self
+        })
     }
 
     /// The box rotated by `rotation` about its own centre.
@@ -296,7 +333,7 @@ fn axes_defect_bound(axes: &Matrix3) -> Real {
     let bound = worst + 8.0 * f64::EPSILON;
     let r = bound as Real;
     if (r as f64) < bound {
-        r.next_up()
+        crate::scale::next_up(r)
     } else {
         r
     }

@@ -21,15 +21,20 @@ impl Ray {
         if max_distance != Real::INFINITY {
             check_size("Ray", "max_distance", None, max_distance)?;
         }
-        let n = direction.norm();
-        if n == 0.0 || !n.is_finite() {
+        if direction.amax() == 0.0 {
             return Err(ShapeError::Degenerate {
                 shape: "Ray",
                 field: "direction",
-                reason: "zero or overflowing length",
+                reason: "zero length",
             });
         }
-        Ok(Self { origin, direction: direction / n, max_distance })
+        // Normalise the rescaled vector: `direction / n` could underflow or overflow.
+        let s = crate::scale::pow2_scale(direction.amax());
+        Ok(Self {
+            origin,
+            direction: (direction / s).normalize(),
+            max_distance,
+        })
     }
 
     /// The origin.
