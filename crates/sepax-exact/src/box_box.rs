@@ -186,12 +186,16 @@ impl<'a> Pair<'a> {
         let hf = [hfa[0], hfa[1], hfa[2], hfb[0], hfb[1], hfb[2]];
         let p = sub(b.center(), a.center());
         let pf = [p[0].to_f64(), p[1].to_f64(), p[2].to_f64()];
-        let filter = uf
-            .as_flattened()
-            .iter()
-            .chain(&hf)
-            .chain(&pf)
-            .all(|&x| in_filter_range(x));
+        // Zero-ness must survive rounding (a dyadic below the f64 range rounds to 0).
+        let zero_kept = (0..6).all(|k| (hf[k] == 0.0) == h[k].is_zero())
+            && (0..3).all(|c| (pf[c] == 0.0) == p[c].is_zero());
+        let filter = zero_kept
+            && uf
+                .as_flattened()
+                .iter()
+                .chain(&hf)
+                .chain(&pf)
+                .all(|&x| in_filter_range(x));
         Self {
             a,
             b,

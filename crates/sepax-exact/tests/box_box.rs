@@ -319,3 +319,17 @@ fn timing_random_rotated_f32_boxes() {
     eprintln!("box_box: {us:.2} µs/pair ({hits} hits / 20000); unfiltered: {us_u:.2} µs/pair ({hits_u}/2000)");
     assert!(hits > 0);
 }
+
+#[test]
+fn half_extents_below_the_float_range_stay_exact() {
+    // (max − min)/2 = 2^-1075 is not an f64; the box is still exact.
+    let tiny = 5e-324;
+    let a = ExactBox::from_aabb([0.0; 3], [tiny, 1.0, 1.0]);
+    let on_face = ExactBox::new([tiny, 0.5, 0.5], I3, [0.0; 3]);
+    assert!(checked(&a, &on_face).intersects);
+    let beyond = ExactBox::new([2.0 * tiny, 0.5, 0.5], I3, [0.0; 3]);
+    let r = checked(&a, &beyond);
+    assert!(!r.intersects);
+    assert!(r.margin_exceeds(0.0) && !r.margin_exceeds(tiny));
+    assert!(point_in_box([tiny, 1.0, 0.0], &a));
+}
