@@ -14,67 +14,147 @@
 //! Degenerate triangles (segments, points) need no extra axes: the Minkowski difference of a
 //! segment and a box has the box normals and the `d x e_k` as facet normals.
 //!
+//! Pairs that some axis leaves ambiguous (within the allowance of touching) are decided by the
+//! backward-stable triangle–box distance instead (see `triangle_local_box`).
+//!
 //! Band: with `v_i` the vertices in the box frame and `h` the half-extents,
-//! `S = sum_i |v_i|_1 + |h|_1`. A pair is reported as intersecting when no axis separates it
-//! by more than `ALLOWANCE * S` per unit of `|a|_1` (so a gap of at most `2 sqrt(3) ALLOWANCE S`
-//! along an axis's unit direction). That bounds the Euclidean gap of false hits by that amount
-//! divided by the sine of the sharpest angle of the Minkowski difference at the closest
-//! feature; see the differential suite for the measured band.
+//! `S = sum_i |v_i|_1 + |h|_1`; a pair whose exact gap is at most `2 * ALLOWANCE * S` may be
+//! reported as touching; an intersecting pair is never reported as separated.
 
-use sepax_shapes::math::{Real, Vector3};
+use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Triangle};
 
 use crate::geometry::robust::{cross_accurate, norm1};
+use crate::geometry::segment_box::segment_local_box_distance_squared;
+use crate::geometry::triangle::segment_triangle_distance_squared;
 
-/// Rounding allowance per unit of `S` and of `|a|_1` on each axis `a`: the frame change costs
-/// two roundings per coordinate, the projections `gamma(3)`, the box radius `gamma(3)`; 16u
-/// covers them.
+/// Rounding allowance per unit of `S` and of `|a|_1` on each axis `a`, and per unit of `S` for
+/// the distance of ambiguous pairs: the frame change costs two roundings per coordinate, the
+/// projections `gamma(3)`, the box radius `gamma(3)`, the distance about `10 u S`; 16u covers
+/// them.
 pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
 
-/// Whether the axis `a` separates the triangle `v` from the box `[-h, h]` by more than
+/// What one SAT axis says, given a rounding allowance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AxisVerdict {
+    /// Separated by more than the allowance: certainly disjoint.
+    Separated,
+    /// Within the allowance of touching: rounding could decide either way.
+    Near,
+    /// Overlapping by more than the allowance.
+    Overlap,
+}
+
+/// Classifies the projections `[lo, hi]` of one shape against `[-r, r]` of the other (both on
+/// the same axis) with the absolute allowance `slack`.
+#[inline]
+pub(crate) fn verdict(lo: Real, hi: Real, r: Real, slack: Real) -> AxisVerdict {
+    gap_verdict((lo - r).max(-hi - r), slack)
+}
+
+/// Classifies a signed gap (positive: separated) along one axis with the allowance `slack`.
+#[inline]
+pub(crate) fn gap_verdict(gap: Real, slack: Real) -> AxisVerdict {
+    if gap > slack {
+        AxisVerdict::Separated
+    } else if gap >= -slack {
+        AxisVerdict::Near
+    } else {
+        AxisVerdict::Overlap
+    }
+}
+
+/// The verdict of axis `a` for the triangle `v` against the box `[-h, h]`, with allowance
 /// `tol * |a|_1`.
 #[inline]
-fn separates(a: &Vector3, v: &[Vector3; 3], h: &Vector3, tol: Real) -> bool {
+fn axis_verdict(a: &Vector3, v: &[Vector3; 3], h: &Vector3, tol: Real) -> AxisVerdict {
     let p = [v[0].dot(a), v[1].dot(a), v[2].dot(a)];
     let lo = p[0].min(p[1]).min(p[2]);
     let hi = p[0].max(p[1]).max(p[2]);
     let r = h.x * a.x.abs() + h.y * a.y.abs() + h.z * a.z.abs();
-    let slack = r + tol * norm1(a);
-    lo > slack || hi < -slack
+    verdict(lo, hi, r, tol * norm1(a))
+}
+
+/// Squared distance between the triangle `v` and the box `[-h, h]`: 0 when they meet, else a
+/// closest pair has a point on a triangle edge or on a box edge, so the minimum of the three
+/// edge–box and twelve box-edge–triangle distances (all backward stable).
+fn local_distance_squared(v: &[Vector3; 3], h: &Vector3) -> Real {
+    let mut best = Real::INFINITY;
+    for i in 0..3 {
+        best = best.min(segment_local_box_distance_squared(
+            &v[i],
+            &v[(i + 1) % 3],
+            h,
+        ));
+    }
+    let [a, b, c] = v.map(Point3::from);
+    for k in 0..3 {
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        for (si, sj) in [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)] {
+            if best == 0.0 {
+                return 0.0;
+            }
+            let mut p = Point3::origin();
+            p[i] = si * h[i];
+            p[j] = sj * h[j];
+            let mut q = p;
+            p[k] = -h[k];
+            q[k] = h[k];
+            best = best.min(segment_triangle_distance_squared(&p, &q, &a, &b, &c));
+        }
+    }
+    best
 }
 
 /// The 13-axis test for a triangle given in the frame of the box `[-h, h]`. `tol` is the
 /// rounding allowance per unit of `|a|_1` (an absolute length). Shared with `triangle_obb`.
+///
+/// ```text
+/// for each of the 13 axes: Separated -> return false; Near -> remember
+/// if no axis was Near: return true        (every axis overlaps by more than rounding)
+/// return distance(triangle, box) <= tol   (ambiguous: decide by the robust distance)
+/// ```
+///
+/// A candidate axis that separates the exact shapes shows up here as `Separated` or `Near`
+/// (the computed axis and projections are within `tol |a|_1` of the exact ones), so "all
+/// overlap" certifies an intersection. Deciding the ambiguous pairs by the Euclidean distance
+/// instead of the SAT gaps keeps the band a Euclidean one: a pure SAT with allowances also
+/// passes pairs whose distance is many allowances when the Minkowski difference has a thin
+/// wedge there (a triangle nearly coplanar with a box face near an edge).
 pub(crate) fn triangle_local_box(v: &[Vector3; 3], h: &Vector3, tol: Real) -> bool {
+    let mut near = false;
     // Box face normals.
     for k in 0..3 {
         let lo = v[0][k].min(v[1][k]).min(v[2][k]);
         let hi = v[0][k].max(v[1][k]).max(v[2][k]);
-        if lo > h[k] + tol || hi < -h[k] - tol {
-            return false;
+        match verdict(lo, hi, h[k], tol) {
+            AxisVerdict::Separated => return false,
+            AxisVerdict::Near => near = true,
+            AxisVerdict::Overlap => {}
         }
     }
     let f = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
     // Triangle normal (zero for a degenerate triangle: then it separates nothing).
     let n = cross_accurate(&f[0], &f[1]);
-    if separates(&n, v, h, tol) {
-        return false;
-    }
+    let mut axes = [n; 10];
     // Box axis x edge, formed exactly.
-    for e in &f {
-        let axes = [
-            Vector3::new(0.0, -e.z, e.y),
-            Vector3::new(e.z, 0.0, -e.x),
-            Vector3::new(-e.y, e.x, 0.0),
-        ];
-        for a in &axes {
-            if separates(a, v, h, tol) {
-                return false;
-            }
+    for (j, e) in f.iter().enumerate() {
+        axes[1 + 3 * j] = Vector3::new(0.0, -e.z, e.y);
+        axes[2 + 3 * j] = Vector3::new(e.z, 0.0, -e.x);
+        axes[3 + 3 * j] = Vector3::new(-e.y, e.x, 0.0);
+    }
+    for a in &axes {
+        if *a == Vector3::zeros() {
+            continue;
+        }
+        match axis_verdict(a, v, h, tol) {
+            AxisVerdict::Separated => return false,
+            AxisVerdict::Near => near = true,
+            AxisVerdict::Overlap => {}
         }
     }
-    true
+    !near || local_distance_squared(v, h) <= tol * tol
 }
 
 /// Whether a closed triangle and a closed AABB intersect (touching counts).

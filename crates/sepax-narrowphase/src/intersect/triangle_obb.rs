@@ -4,8 +4,11 @@
 //! map to the box frame, so only the map's rounding and the axes' non-orthonormality need an
 //! allowance.
 //!
-//! Band: as for `triangle_aabb`, with `S = sum_i |v_i - c|_1 + |h|_1` and a per-axis allowance
-//! of `(ALLOWANCE + AXES_FACTOR e) S |a|_1`, where `e` is the box's [`Obb::axes_error`].
+//! Band: with `S = sum_i |v_i - c|_1 + |h|_1` and `e` the box's [`Obb::axes_error`], a pair
+//! whose exact gap is at most `2 (ALLOWANCE + AXES_FACTOR e) S` may be reported as touching
+//! (the per-axis allowance is `(ALLOWANCE + AXES_FACTOR e) S |a|_1`, ambiguous pairs are
+//! decided by distance as in `triangle_aabb`); an intersecting pair is never reported as
+//! separated.
 
 use sepax_shapes::math::Real;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;

@@ -11,19 +11,19 @@
 //! is never reported as separated. The 17 axes are complete for non-degenerate triangles,
 //! coplanar or not.
 //!
-//! Degenerate triangles (normal exactly zero: collinear or coincident vertices) are the union
-//! of their edges; such a triangle is tested edge by edge with the segment–triangle distance of
-//! [`crate::geometry::triangle`], against the same allowance.
+//! Degenerate triangles (normal exactly zero: collinear or coincident vertices), and pairs that
+//! some axis leaves ambiguous (within the allowance of touching), are decided by the
+//! backward-stable edge–triangle distances of [`crate::geometry::triangle`] instead.
 //!
-//! Band: with `S` the sum of the 1-norms of the six vertices relative to the base, a pair is
-//! reported as intersecting when no axis separates it by more than `ALLOWANCE * S` per unit of
-//! `|a|_1`; for degenerate triangles, when the distance is at most `ALLOWANCE * S`. See the
-//! differential suite for the measured band.
+//! Band: with `S` the sum of the 1-norms of the six vertices relative to the base, a pair whose
+//! exact gap is at most `2 * ALLOWANCE * S` may be reported as touching; an intersecting pair is
+//! never reported as separated.
 
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Triangle;
 
+use super::triangle_aabb::{gap_verdict, AxisVerdict};
 use crate::geometry::robust::{cross_accurate, norm1};
 use crate::geometry::triangle::segment_triangle_distance_squared;
 
@@ -32,25 +32,28 @@ use crate::geometry::triangle::segment_triangle_distance_squared;
 /// rounding per coordinate; the segment–triangle distance about `10 u S`. 16u covers them.
 pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
 
-/// Whether `axis` separates the two vertex triples by more than `tol * |axis|_1`.
+/// The verdict of `axis` on the two vertex triples, with allowance `tol * |axis|_1`.
 #[inline]
-fn separates(axis: &Vector3, a: &[Vector3; 3], b: &[Vector3; 3], tol: Real) -> bool {
+fn axis_verdict(axis: &Vector3, a: &[Vector3; 3], b: &[Vector3; 3], tol: Real) -> AxisVerdict {
     let pa = [a[0].dot(axis), a[1].dot(axis), a[2].dot(axis)];
     let pb = [b[0].dot(axis), b[1].dot(axis), b[2].dot(axis)];
     let (a_lo, a_hi) = (pa[0].min(pa[1]).min(pa[2]), pa[0].max(pa[1]).max(pa[2]));
     let (b_lo, b_hi) = (pb[0].min(pb[1]).min(pb[2]), pb[0].max(pb[1]).max(pb[2]));
-    let slack = tol * norm1(axis);
-    b_lo > a_hi + slack || a_lo > b_hi + slack
+    gap_verdict((b_lo - a_hi).max(a_lo - b_hi), tol * norm1(axis))
 }
 
-/// Whether the degenerate triangle `d` (a segment or point: the union of its edges) is within
-/// `reach` of the triangle `t`.
-fn degenerate_within(d: &[Vector3; 3], t: &[Vector3; 3], reach: Real) -> bool {
+/// Whether the triangles `d` and `t` are within `reach` of each other, by the backward-stable
+/// distance: when they are disjoint a closest pair has a point on an edge of one of them, and
+/// when they meet some edge of one meets the other, so the minimum of the six edge–triangle
+/// distances is their distance. Degenerate triangles are the union of their edges, so this is
+/// exact for them too.
+fn within_by_distance(d: &[Vector3; 3], t: &[Vector3; 3], reach: Real) -> bool {
     let t = t.map(Point3::from);
     let d = d.map(Point3::from);
+    let r2 = reach * reach;
     (0..3).any(|i| {
-        let d2 = segment_triangle_distance_squared(&d[i], &d[(i + 1) % 3], &t[0], &t[1], &t[2]);
-        d2 <= reach * reach
+        segment_triangle_distance_squared(&d[i], &d[(i + 1) % 3], &t[0], &t[1], &t[2]) <= r2
+            || segment_triangle_distance_squared(&t[i], &t[(i + 1) % 3], &d[0], &d[1], &d[2]) <= r2
     })
 }
 
@@ -66,35 +69,35 @@ pub fn intersects(a: &Triangle, b: &Triangle) -> bool {
     let eb = [vb[1] - vb[0], vb[2] - vb[1], vb[0] - vb[2]];
     let na = cross_accurate(&ea[0], &ea[1]);
     let nb = cross_accurate(&eb[0], &eb[1]);
-    if na == Vector3::zeros() {
-        return degenerate_within(&va, &vb, tol);
-    }
-    if nb == Vector3::zeros() {
-        return degenerate_within(&vb, &va, tol);
+    if na == Vector3::zeros() || nb == Vector3::zeros() {
+        return within_by_distance(&va, &vb, tol);
     }
 
-    if separates(&na, &va, &vb, tol) || separates(&nb, &va, &vb, tol) {
-        return false;
+    // 2 normals, 9 edge crosses, 6 in-plane edge normals (for the coplanar case).
+    let mut axes = [na; 17];
+    axes[1] = nb;
+    for (i, e) in ea.iter().enumerate() {
+        for (j, f) in eb.iter().enumerate() {
+            axes[2 + 3 * i + j] = cross_accurate(e, f);
+        }
+        axes[11 + i] = cross_accurate(&na, e);
+        axes[14 + i] = cross_accurate(&nb, &eb[i]);
     }
-    for e in &ea {
-        for f in &eb {
-            if separates(&cross_accurate(e, f), &va, &vb, tol) {
-                return false;
-            }
+    let mut near = false;
+    for axis in &axes {
+        if *axis == Vector3::zeros() {
+            continue;
+        }
+        match axis_verdict(axis, &va, &vb, tol) {
+            AxisVerdict::Separated => return false,
+            AxisVerdict::Near => near = true,
+            AxisVerdict::Overlap => {}
         }
     }
-    // In-plane edge normals: what separates coplanar (and nearly coplanar) triangles.
-    for e in &ea {
-        if separates(&cross_accurate(&na, e), &va, &vb, tol) {
-            return false;
-        }
-    }
-    for f in &eb {
-        if separates(&cross_accurate(&nb, f), &va, &vb, tol) {
-            return false;
-        }
-    }
-    true
+    // Every axis overlapping by more than rounding certifies an intersection; an ambiguous
+    // axis is settled by the Euclidean distance, which keeps the band Euclidean (see
+    // `triangle_aabb::triangle_local_box` for why a pure SAT with allowances does not).
+    !near || within_by_distance(&va, &vb, tol)
 }
 
 #[cfg(test)]
