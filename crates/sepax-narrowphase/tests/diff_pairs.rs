@@ -11,6 +11,8 @@
 //! dyadic grid; degenerate shapes (radius 0, `p0 == p1`, collinear and point triangles,
 //! zero-extent boxes); and all of those moved 1e2–1e4 away from the origin.
 
+#![allow(clippy::unnecessary_cast)] // `as f64` is needed when `Real` is f32.
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax_exact::{self as ex, ExactBox, SqDistance};
