@@ -73,7 +73,7 @@ impl Capsule {
         }
         let p = Point3::from(os + d * t);
         let q = closest_on_segment(&Point3::from(a), &Point3::from(b), &p);
-        let normal = scale::unit_from_to(&q, &p).unwrap_or(-d);
+        let normal = super::entry_normal(scale::unit_from_to(&q, &p), &d, r);
         let point = Point3::from((q.coords + normal * rs) * s);
         Some(RayHit {
             distance: ts,

@@ -44,6 +44,27 @@ impl RayHit {
     }
 }
 
+/// The outward normal `n` of an entry point, made consistent with the ray direction `d`: an
+/// entry normal never faces along the ray, so a component along `d` can only be rounding noise
+/// (a tangent hit, or a radius tiny against the coordinates) and is removed; a zero radius or
+/// nothing left gives `-d`.
+pub(crate) fn entry_normal(n: Option<Vector3>, d: &Vector3, radius: Real) -> Vector3 {
+    let Some(n) = n.filter(|_| radius > 0.0) else {
+        return -d;
+    };
+    let along = n.dot(d);
+    if along <= 0.0 {
+        return n;
+    }
+    let m = n - d * along;
+    let len = m.norm();
+    if len > 0.0 {
+        m / len
+    } else {
+        -d
+    }
+}
+
 /// What a segment is for a cast: a ray (direction and length), or a point.
 pub(crate) enum SegmentCast {
     /// `a != b`: the ray from `a` toward `b`, limited to `|b - a|`.

@@ -52,7 +52,7 @@ impl Sphere {
             return None;
         }
         let p = o + d * t;
-        let normal = scale::unit_from_to(&c, &p).unwrap_or(-d);
+        let normal = super::entry_normal(scale::unit_from_to(&c, &p), &d, self.radius());
         Some(RayHit {
             distance: t,
             point: c + normal * self.radius(),

@@ -214,11 +214,15 @@ impl Aabb {
     }
 
     /// The AABB of a box with centre `c`, axes `r` (columns) and half-extents `e`: `c ± |R| e`,
-    /// padded by a rounding allowance so the result contains the exact box.
+    /// padded by a rounding allowance so the result contains the exact box and its corners as
+    /// computed in floating point.
     pub fn enclosing_rotated(c: &Point3, r: &Matrix3, e: &Vector3) -> Aabb {
         let w = r.abs() * e;
-        // |R| e has relative error <= gamma(3) per component; c ± w one more rounding each.
-        let pad = w * crate::tolerance::gamma(4) + c.coords.abs() * crate::tolerance::gamma(1);
+        // |R| e has relative error <= gamma(3) per component and c ± w adds one rounding, so
+        // gamma(4) (|c| + w) covers the exact box. Corners computed in floating point
+        // (`Obb::corners`: three products and three additions onto c) stray from the exact box by
+        // up to gamma(4) (|c| + w) more; gamma(8) covers both, so computed corners are inside too.
+        let pad = (w + c.coords.abs()) * crate::tolerance::gamma(8);
         // Clamped to finite: a valid box fits in the finite range, so the clamp only trims padding.
         let lim = Vector3::repeat(Real::MAX);
         Aabb {

@@ -96,6 +96,53 @@ impl Shape {
     }
 }
 
+/// Calls the same method on whichever shape `self` holds.
+macro_rules! each {
+    ($self:ident, $s:ident => $e:expr) => {
+        match $self {
+            Shape::Aabb($s) => $e,
+            Shape::Obb($s) => $e,
+            Shape::Sphere($s) => $e,
+            Shape::Capsule($s) => $e,
+            Shape::Triangle($s) => $e,
+        }
+    };
+}
+
+impl Shape {
+    /// The shape's world AABB.
+    pub fn world_aabb(&self) -> Aabb {
+        each!(self, s => s.world_aabb())
+    }
+
+    /// Whether the closed shape contains `p` (triangles: within their documented tolerance).
+    pub fn contains_point(&self, p: &crate::math::Point3) -> bool {
+        each!(self, s => s.contains_point(p))
+    }
+
+    /// The point of the shape closest to `p`.
+    pub fn closest_point(&self, p: &crate::math::Point3) -> crate::math::Point3 {
+        each!(self, s => s.closest_point(p))
+    }
+
+    /// Euclidean distance from `p` to the shape (0 inside).
+    pub fn distance_to_point(&self, p: &crate::math::Point3) -> crate::math::Real {
+        each!(self, s => s.distance_to_point(p))
+    }
+
+    /// The first hit of `ray` (solid-aware: see [`crate::cast`]).
+    #[must_use]
+    pub fn cast_ray(&self, ray: &Ray) -> Option<crate::RayHit> {
+        each!(self, s => s.cast_ray(ray))
+    }
+
+    /// The first hit of the segment `a -> b` (see [`crate::cast`]).
+    #[must_use]
+    pub fn cast_segment(&self, seg: &Segment) -> Option<crate::RayHit> {
+        each!(self, s => s.cast_segment(seg))
+    }
+}
+
 macro_rules! impl_from_shape {
     ($($t:ident),*) => {$(
         impl From<$t> for Shape {

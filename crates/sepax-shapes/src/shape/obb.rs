@@ -100,7 +100,8 @@ impl Obb {
         rotation: UnitQuaternion,
         half_extents: Vector3,
     ) -> Result<Self, ShapeError> {
-        check_finite_slice("Obb", "rotation", rotation.coords.as_slice())?;
+        let q = rotation.quaternion();
+        check_finite_slice("Obb", "rotation", &[q.w, q.i, q.j, q.k])?;
         Self::new(
             center,
             rotation.to_rotation_matrix().into_inner(),
@@ -116,7 +117,8 @@ impl Obb {
         q: Quaternion,
         half_extents: Vector3,
     ) -> Result<Self, ShapeError> {
-        check_finite_slice("Obb", "rotation", q.coords.as_slice())?;
+        // Components reported in the file order [w, x, y, z] (nalgebra stores [x, y, z, w]).
+        check_finite_slice("Obb", "rotation", &[q.w, q.i, q.j, q.k])?;
         let norm = q.norm();
         if (norm - 1.0).abs() > QUATERNION_TOLERANCE {
             return Err(ShapeError::NonUnitQuaternion {
@@ -238,10 +240,13 @@ impl Obb {
         self.axes.tr_mul(&(p.coords / s - self.center.coords / s)) * s
     }
 
-    /// The point of the box closest to `p`: clamp in the box frame.
+    /// The point of the box closest to `p`: `p` itself when inside, else a clamp in the box frame.
     pub fn closest_point(&self, p: &Point3) -> Point3 {
         let l = self.to_local(p);
         let h = self.half_extents;
+        if (0..3).all(|k| l[k].abs() <= h[k]) {
+            return *p; // inside: exactly p, consistent with contains_point
+        }
         let c = Vector3::new(
             l.x.clamp(-h.x, h.x),
             l.y.clamp(-h.y, h.y),
@@ -290,7 +295,8 @@ impl Obb {
 
     /// The box rotated by `rotation` about its own centre.
     pub fn rotate_about_center(&self, rotation: &UnitQuaternion) -> Result<Obb, ShapeError> {
-        check_finite_slice("Obb", "rotation", rotation.coords.as_slice())?;
+        let q = rotation.quaternion();
+        check_finite_slice("Obb", "rotation", &[q.w, q.i, q.j, q.k])?;
         let axes = rotation.to_rotation_matrix().into_inner() * self.axes;
         Obb::new(self.center, axes, self.half_extents)
     }

@@ -124,10 +124,11 @@ impl Obb2 {
         })
     }
 
-    /// The world AABB, `c ± |A| h` (Arvo 1990), padded by its rounding error and kept finite.
+    /// The world AABB, `c ± |A| h` (Arvo 1990), padded by its rounding error (and that of the
+    /// computed corners) and kept finite.
     pub fn world_aabb(&self) -> Aabb2 {
         let w = self.axes.abs() * self.half_extents;
-        let pad = w * gamma(3) + self.center.coords.abs() * gamma(1);
+        let pad = (w + self.center.coords.abs()) * gamma(6);
         let lim = Vector2::repeat(Real::MAX);
         Aabb2::new_unchecked(
             Point2::from((self.center.coords - w - pad).sup(&-lim)),
@@ -147,10 +148,13 @@ impl Obb2 {
         (0..2).all(|k| l[k].abs() <= self.half_extents[k])
     }
 
-    /// The point of the box closest to `p`: clamp in the box frame.
+    /// The point of the box closest to `p`: `p` itself when inside, else a clamp in the box frame.
     pub fn closest_point(&self, p: &Point2) -> Point2 {
         let l = self.to_local(p);
         let h = self.half_extents;
+        if (0..2).all(|k| l[k].abs() <= h[k]) {
+            return *p; // inside: exactly p, consistent with contains_point
+        }
         let c = Vector2::new(l.x.clamp(-h.x, h.x), l.y.clamp(-h.y, h.y));
         self.center + self.axes * c
     }

@@ -2,23 +2,23 @@
 
 use crate::math::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 use crate::scale;
-use crate::shape::Obb;
+use crate::shape::{Aabb, Obb};
 use crate::tolerance::gamma;
 
 impl Obb {
     /// A box containing both `self` and `other` (a good fit, not the smallest).
     ///
     /// ```text
-    /// q   = halfway (slerp at 1/2) between the two boxes' rotations
-    /// R   = q as a matrix; every one of the 16 corners p is mapped to l = R^T (p - c0)
-    /// box = [min l, max l] in that frame, padded by a rounding allowance
+    /// frames = { halfway (slerp at 1/2) between the two rotations, each box's own rotation }
+    /// for each frame R: map the 16 corners p to l = R^T (p - c0); box = [min l, max l], padded
+    /// result = the smallest-volume candidate, the merged world AABB included
     /// ```
     /// Containment is guaranteed: a box is convex, so holding all 16 corners means holding both
     /// boxes, and the padding covers every rounding of the corner projections and of the new
-    /// centre. Mirrored axes are handled by flipping the third axis (a box is symmetric). When
-    /// the result would not fit in the finite range, the merged world AABB is returned instead.
+    /// centre. Including the merged world AABB as a candidate bounds the result's volume by
+    /// that box's. Mirrored axes are handled by flipping the third axis (a box is symmetric).
     pub fn merge(&self, other: &Obb) -> Obb {
-        let fallback = || Obb::from_aabb(&self.world_aabb().merge(&other.world_aabb()));
+        let aabb = padded_aabb(&self.world_aabb().merge(&other.world_aabb()));
         let qa = rotation_of(self.axes());
         let mut qb = rotation_of(other.axes()).into_inner();
         if qa.coords.dot(&qb.coords) < 0.0 {
@@ -26,39 +26,59 @@ impl Obb {
         }
         // Halfway between two unit quaternions with a non-negative dot: the normalised sum (the
         // slerp at t = 1/2). The sum has norm >= sqrt(2), so normalising is safe.
-        let q = UnitQuaternion::new_normalize(qa.into_inner() + qb);
-        let r = q.to_rotation_matrix().into_inner();
-
-        let corners: Vec<Point3> = self
-            .corners()
-            .into_iter()
-            .chain(other.corners())
-            .collect::<Vec<_>>();
+        let half = UnitQuaternion::new_normalize(qa.into_inner() + qb);
+        let corners: Vec<Point3> = self.corners().into_iter().chain(other.corners()).collect();
         if corners
             .iter()
             .any(|p| p.coords.iter().any(|v| !v.is_finite()))
         {
-            return fallback();
+            return aabb;
         }
-        let s = scale::scale_of(&corners);
-        let c0 = self.center().coords / s * 0.5 + other.center().coords / s * 0.5;
-        let mut lo = Vector3::repeat(Real::INFINITY);
-        let mut hi = Vector3::repeat(Real::NEG_INFINITY);
-        for p in &corners {
-            let l = r.tr_mul(&(p.coords / s - c0));
-            lo = lo.inf(&l);
-            hi = hi.sup(&l);
-        }
-        // Scaled coordinates are below 2 in magnitude, so |p - c0| < 4 sqrt(3) < 8 and every
-        // local coordinate is below 8. The corner projection (one subtraction, a 3-term dot), the
-        // centre c0 + R mid (a 3-term dot, one addition) and the containment check of the result
-        // (the same again) each err by at most gamma(4) * 8; gamma(32) * 8 covers their sum.
-        let pad = gamma(32) * 8.0;
-        let mid = lo * 0.5 + hi * 0.5;
-        let half = (hi * 0.5 - lo * 0.5).add_scalar(pad);
-        let center = Point3::from((c0 + r * mid) * s);
-        Obb::new(center, r, half * s).unwrap_or_else(|_| fallback())
+        let c0 = |s: Real| self.center().coords / s * 0.5 + other.center().coords / s * 0.5;
+        [half, qa, UnitQuaternion::new_normalize(qb)]
+            .into_iter()
+            .filter_map(|q| fit(&corners, c0, &q.to_rotation_matrix().into_inner()))
+            .chain(core::iter::once(aabb))
+            .min_by(|x, y| {
+                let key = |o: &Obb| (o.volume(), o.half_extents().sum());
+                key(x)
+                    .partial_cmp(&key(y))
+                    .unwrap_or(core::cmp::Ordering::Equal)
+            })
+            .unwrap_or(aabb)
     }
+}
+
+/// The AABB as an OBB whose half-extents are padded by the rounding of its centre and
+/// half-extents (`Obb::from_aabb` rounds them) and of the containment check, so that it holds
+/// the AABB for `contains_point`. Unpadded only when padding would leave the finite range.
+fn padded_aabb(b: &Aabb) -> Obb {
+    let o = Obb::from_aabb(b);
+    let pad = (o.center().coords.abs() + o.half_extents()) * gamma(4);
+    Obb::new(o.center(), Matrix3::identity(), o.half_extents() + pad).unwrap_or(o)
+}
+
+/// The box with axes `r` holding every point of `corners`, padded by its rounding allowance;
+/// `None` when it does not fit in the finite range. `c0(s)` is the base point divided by `s`.
+fn fit(corners: &[Point3], c0: impl Fn(Real) -> Vector3, r: &Matrix3) -> Option<Obb> {
+    let s = scale::scale_of(corners);
+    let c0 = c0(s);
+    let mut lo = Vector3::repeat(Real::INFINITY);
+    let mut hi = Vector3::repeat(Real::NEG_INFINITY);
+    for p in corners {
+        let l = r.tr_mul(&(p.coords / s - c0));
+        lo = lo.inf(&l);
+        hi = hi.sup(&l);
+    }
+    // Scaled coordinates are below 2 in magnitude, so |p - c0| < 4 sqrt(3) < 8 and every local
+    // coordinate is below 8. The corner projection (one subtraction, a 3-term dot), the centre
+    // c0 + R mid (a 3-term dot, one addition) and the containment check of the result (the same
+    // again) each err by at most gamma(4) * 8; gamma(32) * 8 covers their sum.
+    let pad = gamma(32) * 8.0;
+    let mid = lo * 0.5 + hi * 0.5;
+    let half = (hi * 0.5 - lo * 0.5).add_scalar(pad);
+    let center = Point3::from((c0 + r * mid) * s);
+    Obb::new(center, *r, half * s).ok()
 }
 
 /// The rotation whose matrix is `axes`, after flipping the third axis of a mirrored frame.
