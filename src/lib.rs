@@ -28,6 +28,7 @@ pub use sepax_shapes::*;
 pub mod prelude {
     pub use sepax_shapes::math::*;
     pub use sepax_shapes::{
-        Aabb, Capsule, Obb, Plane, Ray, Segment, Shape, ShapeError, ShapeKind, Sphere, Triangle,
+        Aabb, Aabb2, Capsule, CullMode, Frustum, Obb, Obb2, Plane, PlaneSide, Ray, RayHit, Segment,
+        Shape, ShapeError, ShapeKind, Sphere, Triangle, Visibility,
     };
 }
