@@ -757,24 +757,35 @@ fn tri_f64(t: &Triangle) -> [[f64; 3]; 3] {
     t.vertices().map(|v| f3(&v))
 }
 
-/// Box corners and edges in f64 (exact for AABBs, within 1e-16 relative for OBBs: only used to
-/// measure how far a false hit is, never to decide).
-fn box_edges(b: &Core) -> Vec<([f64; 3], [f64; 3])> {
-    let (c, axes, h) = match b {
-        Core::Aabb(bx) => (
-            [0, 1, 2].map(|k| 0.5 * (bx.min()[k] as f64 + bx.max()[k] as f64)),
-            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
-            [0, 1, 2].map(|k| 0.5 * (bx.max()[k] as f64 - bx.min()[k] as f64)),
-        ),
+/// A segment as two f64 end points.
+type Edge = ([f64; 3], [f64; 3]);
+
+/// A reference point of the box (centre, or `min` for AABBs) and its 12 edges *relative to it* (f64: within a few ulps of
+/// the half-extents; building them around a far centre would cost `u |c|`, more than the f64
+/// band). Only used to measure how far a false hit is, never to decide.
+fn box_edges_local(b: &Core) -> ([f64; 3], Vec<Edge>) {
+    // AABBs: reference point `min` (exact) and corners `0 .. max - min`; the f64 centre
+    // `(min + max) / 2` would itself be off by `u |c|`.
+    let (c, axes, h, shift) = match b {
+        Core::Aabb(bx) => {
+            let h = [0, 1, 2].map(|k| 0.5 * (bx.max()[k] as f64 - bx.min()[k] as f64));
+            (
+                f3(&bx.min()),
+                [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+                h,
+                h,
+            )
+        }
         Core::Obb(bx) => (
             f3(&bx.center()),
             [0, 1, 2].map(|k| vf3(&bx.axis(k))),
             vf3(&bx.half_extents()),
+            [0.0; 3],
         ),
         _ => unreachable!(),
     };
     let corner = |i: usize| {
-        let mut p = c;
+        let mut p = shift;
         for k in 0..3 {
             let s = if i & (1 << k) != 0 { 1.0 } else { -1.0 };
             p = add(&p, &scale(&axes[k], s * h[k]));
@@ -789,11 +800,13 @@ fn box_edges(b: &Core) -> Vec<([f64; 3], [f64; 3])> {
             }
         }
     }
-    out
+    (c, out)
 }
 
-/// Exact-ish distance between a triangle and a box or a triangle (both convex; when disjoint a
-/// closest pair has a point on an edge of one of them).
+/// Distance between a triangle and a box or a triangle (both convex; when disjoint a closest
+/// pair has a point on an edge of one of them). Triangle edges against the box are exact; box
+/// edges against the triangle are measured in the box-centred frame (the triangle moved by
+/// `-c` in f64, an error of `u |v - c|`, far below the bands).
 fn tri_gap(t: &Triangle, b: &Core) -> f64 {
     let tv = tri_f64(t);
     let mut best = f64::INFINITY;
@@ -803,8 +816,10 @@ fn tri_gap(t: &Triangle, b: &Core) -> f64 {
             for i in 0..3 {
                 best = best.min(ex::segment_box_sq_exact(tv[i], tv[(i + 1) % 3], &eb).to_f64());
             }
-            for (p, q) in box_edges(b) {
-                best = best.min(ex::segment_triangle_sq_exact(p, q, tv).to_f64());
+            let (c, edges) = box_edges_local(b);
+            let tl = tv.map(|v| sub(&v, &c));
+            for (p, q) in edges {
+                best = best.min(ex::segment_triangle_sq_exact(p, q, tl).to_f64());
             }
         }
         Core::Tri(u) => {
