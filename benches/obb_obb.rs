@@ -9,9 +9,10 @@
 //! - `aligned_stack`: identical rotations, boxes resting on each other (near-parallel edges
 //!   everywhere: the worst case for the f32 filter).
 
-use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use parry3d::math::{Pose, Rot3, Vec3};
 use parry3d::shape::Cuboid;
+use std::hint::black_box;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax::prelude::*;
@@ -32,11 +33,15 @@ fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion {
 }
 
 fn random_box(rng: &mut ChaCha8Rng, spread: Real, rot: Option<UnitQuaternion>) -> Obb {
-    let c = Point3::new(
-        rng.random_range(-spread..spread),
-        rng.random_range(-spread..spread),
-        rng.random_range(-spread..spread),
-    );
+    let c = if spread > 0.0 {
+        Point3::new(
+            rng.random_range(-spread..spread),
+            rng.random_range(-spread..spread),
+            rng.random_range(-spread..spread),
+        )
+    } else {
+        Point3::origin()
+    };
     let h = Vector3::new(
         rng.random_range(0.1..1.0),
         rng.random_range(0.1..1.0),

@@ -16,16 +16,20 @@
 //!     Vector3::new(0.5, 0.5, 0.5),
 //! )
 //! .unwrap();
-//! assert!(floor.contains_point(&crate_box.center()));
+//! assert!(intersects(&floor, &crate_box));
 //! ```
 pub use sepax_narrowphase as narrowphase;
 pub use sepax_shapes as shapes;
 
 
+pub use sepax_narrowphase::intersect::{classify, explain, intersects, Classification};
 pub use sepax_shapes::*;
 
 /// Everything a typical user needs, in one import.
 pub mod prelude {
+    pub use sepax_narrowphase::intersect::{
+        classify, explain, intersects, BoxWitness, Classification, SatAxis,
+    };
     pub use sepax_shapes::math::*;
     pub use sepax_shapes::{
         Aabb, Aabb2, Capsule, CullMode, Frustum, Obb, Obb2, Plane, PlaneSide, Ray, RayHit, Segment,

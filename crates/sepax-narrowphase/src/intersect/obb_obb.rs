@@ -10,14 +10,21 @@ use crate::sat::{BoxFrame, Classification, SatAxis};
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::{Aabb, Obb};
 
-/// A box, axis-aligned or oriented: what [`classify`] and [`explain`] take.
+/// A box, axis-aligned or oriented: what [`classify`], [`intersects`] and [`explain`] take.
 pub trait BoxShape {
     /// The box as the SAT kernels see it.
     fn frame(&self) -> BoxFrame;
-    /// The box itself when it is an AABB (AABB pairs are decided exactly by comparisons).
-    fn as_aabb(&self) -> Option<&Aabb> {
-        None
-    }
+    /// Which kind of box this is (resolved at compile time after inlining).
+    fn as_box(&self) -> BoxRef<'_>;
+}
+
+/// A borrowed box of either kind.
+#[derive(Debug, Clone, Copy)]
+pub enum BoxRef<'a> {
+    /// An axis-aligned box.
+    Aabb(&'a Aabb),
+    /// An oriented box.
+    Obb(&'a Obb),
 }
 
 impl BoxShape for Aabb {
@@ -25,9 +32,9 @@ impl BoxShape for Aabb {
     fn frame(&self) -> BoxFrame {
         BoxFrame::from(self)
     }
-    #[inline]
-    fn as_aabb(&self) -> Option<&Aabb> {
-        Some(self)
+    #[inline(always)]
+    fn as_box(&self) -> BoxRef<'_> {
+        BoxRef::Aabb(self)
     }
 }
 
@@ -36,40 +43,60 @@ impl BoxShape for Obb {
     fn frame(&self) -> BoxFrame {
         BoxFrame::from(self)
     }
+    #[inline(always)]
+    fn as_box(&self) -> BoxRef<'_> {
+        BoxRef::Obb(self)
+    }
 }
 
-/// Certified classification of two boxes given as frames.
-#[inline]
-pub(crate) fn classify_frames(a: &BoxFrame, b: &BoxFrame) -> Classification {
-    // The verdict is symmetric; put an AABB first so that R is exact.
-    let (a, b) = if b.axis_aligned { (b, a) } else { (a, b) };
-    match fast::box_box(a, b) {
+/// The f64 facet test, out of line: only pairs the filter cannot decide get here.
+#[cold]
+#[inline(never)]
+fn undecided(a: BoxFrame, b: BoxFrame) -> Classification {
+    certified::classify(&a, &b)
+}
+
+#[inline(always)]
+fn from_fast(v: FastVerdict, a: BoxRef<'_>, b: BoxRef<'_>) -> Classification {
+    let frame = |x: BoxRef<'_>| match x {
+        BoxRef::Aabb(x) => BoxFrame::from(x),
+        BoxRef::Obb(x) => BoxFrame::from(x),
+    };
+    match v {
         FastVerdict::Separated => Classification::Separated,
         FastVerdict::Overlapping => Classification::Overlapping,
-        FastVerdict::Undecided => certified::classify(a, b),
+        FastVerdict::Undecided => undecided(frame(a), frame(b)),
     }
 }
 
 /// Certified classification of two boxes: [`Classification::Separated`] or
 /// [`Classification::Overlapping`] only when proven despite rounding, otherwise
 /// [`Classification::Uncertain`] (the exact answer lies within the documented band, see
-/// docs/tolerance.md).
-#[inline]
-pub fn classify<A: BoxShape, B: BoxShape>(a: &A, b: &B) -> Classification {
-    if let (Some(a), Some(b)) = (a.as_aabb(), b.as_aabb()) {
-        return if crate::intersect::aabb_aabb::intersects(a, b) {
-            Classification::Overlapping
-        } else {
-            Classification::Separated
-        };
+/// docs/tolerance.md). AABB pairs are decided exactly by comparisons.
+#[inline(always)]
+pub fn classify<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> Classification {
+    match (a.as_box(), b.as_box()) {
+        (BoxRef::Aabb(x), BoxRef::Aabb(y)) => {
+            if crate::intersect::aabb_aabb::intersects(x, y) {
+                Classification::Overlapping
+            } else {
+                Classification::Separated
+            }
+        }
+        // The verdict is symmetric; an AABB goes first so that R is exact.
+        (BoxRef::Aabb(x), BoxRef::Obb(y)) | (BoxRef::Obb(y), BoxRef::Aabb(x)) => {
+            from_fast(fast::aabb_obb(x, y), BoxRef::Aabb(x), BoxRef::Obb(y))
+        }
+        (BoxRef::Obb(x), BoxRef::Obb(y)) => {
+            from_fast(fast::obb_obb(x, y), BoxRef::Obb(x), BoxRef::Obb(y))
+        }
     }
-    classify_frames(&a.frame(), &b.frame())
 }
 
 /// Whether two boxes intersect; [`Classification::Uncertain`] counts as touching, so an
 /// intersecting pair is never reported as separated.
-#[inline]
-pub fn intersects<A: BoxShape, B: BoxShape>(a: &A, b: &B) -> bool {
+#[inline(always)]
+pub fn intersects<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> bool {
     classify(a, b) != Classification::Separated
 }
 

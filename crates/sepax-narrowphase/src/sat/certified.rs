@@ -3,9 +3,9 @@
 //!
 //! For each of the 15 axes `L = x × y` (`x`, `y` two of the six box axes, as stored) the slack
 //! `f(L) = sum_k h_A,k |L . a_k| + sum_k h_B,k |L . b_k| - |L . p|` is computed in f64. The cross
-//! product is formed with Kahan's FMA algorithm (relative error <= 2u per component; Jeannerod,
-//! Louvet, Muller 2013), so the absolute error of `f` is proportional to `|L|`, however short
-//! `L` is (near-parallel edges). With `S = sum h_A + sum h_B + |p|_2` (+ centre residues):
+//! product is formed with error-free products (exact in f64 for f32 inputs; Dekker's TwoProduct
+//! in the f64 build), so its relative error is about `2u` per component and the absolute error
+//! of `f` is proportional to `|L|`, however short `L` is (near-parallel edges). With `S = sum h_A + sum h_B + |p|_2` (+ centre residues):
 //!
 //! ```text
 //! |f~(L) - f(L)| <= CERT_ROUNDING_FACTOR * u64 * |L~|_2 * S
@@ -44,16 +44,23 @@ impl From<&BoxFrame> for Box64 {
     }
 }
 
-/// `a * b - c * d` with relative error <= 2u (Kahan's algorithm with one FMA for the error of
-/// the second product).
+/// `x × y` with a relative error of at most `2u` (f64) per component.
+///
+/// In the f32 build the inputs are f32 values: their products are exact in f64, so each
+/// component `a*b - c*d` is rounded once (relative error <= u).
+#[cfg(not(feature = "f64"))]
 #[inline(always)]
-fn diff_of_products(a: f64, b: f64, c: f64, d: f64) -> f64 {
-    let cd = c * d;
-    let err = (-c).mul_add(d, cd); // exact: cd - c*d
-    let x = a.mul_add(b, -cd);
-    x + err
+fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
+    [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
 }
 
+/// `x × y` with a relative error of at most `2u` per component.
+///
+/// In the f64 build each component `a*b - c*d` is formed from error-free products
+/// (Dekker's TwoProduct with Veltkamp splitting, no FMA needed): `(p1 - p2) + (e1 - e2)`, whose
+/// error is at most `2u |ab - cd| + 2u^2 (|ab| + |cd|)`: relative `2u` plus an absolute floor of
+/// `4u^2` for unit-length axes, which the bound of [`axis_slacks`] includes.
+#[cfg(feature = "f64")]
 #[inline(always)]
 fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
     [
@@ -61,6 +68,33 @@ fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
         diff_of_products(x[2], y[0], x[0], y[2]),
         diff_of_products(x[0], y[1], x[1], y[0]),
     ]
+}
+
+#[cfg(feature = "f64")]
+#[inline(always)]
+fn split(a: f64) -> (f64, f64) {
+    // Veltkamp: 2^27 + 1. Inputs are unit-ish axis components, far from overflow.
+    let c = 134_217_729.0 * a;
+    let hi = c - (c - a);
+    (hi, a - hi)
+}
+
+#[cfg(feature = "f64")]
+#[inline(always)]
+fn two_product(a: f64, b: f64) -> (f64, f64) {
+    let p = a * b;
+    let (ah, al) = split(a);
+    let (bh, bl) = split(b);
+    let e = al * bl - (((p - ah * bh) - al * bh) - ah * bl);
+    (p, e)
+}
+
+#[cfg(feature = "f64")]
+#[inline(always)]
+fn diff_of_products(a: f64, b: f64, c: f64, d: f64) -> f64 {
+    let (p1, e1) = two_product(a, b);
+    let (p2, e2) = two_product(c, d);
+    (p1 - p2) + (e1 - e2)
 }
 
 #[inline(always)]
@@ -105,7 +139,9 @@ pub fn axis_slacks(a: &BoxFrame, b: &BoxFrame) -> [AxisSlack; 15] {
         let along = dot(&l, &p);
         f -= along.abs();
         let norm = dot(&l, &l).sqrt();
-        let bound = CERT_ROUNDING_FACTOR * unit * norm * s;
+        // |L~ - L| <= 2u|L| + 7u^2 (the floor only matters for axes within ~1e-16 rad of
+        // parallel in the f64 build).
+        let bound = CERT_ROUNDING_FACTOR * unit * (norm + 8.0 * unit) * s;
         AxisSlack { axis, vector: l, norm, slack: f, bound, along }
     };
     core::array::from_fn(|n| {
