@@ -9,13 +9,18 @@
 //! - `aligned_stack`: identical rotations, boxes resting on each other (near-parallel edges
 //!   everywhere: the worst case for the f32 filter).
 
+// Real -> f32 casts are identities in the default build and needed in the f64 build.
+#![allow(clippy::unnecessary_cast)]
+// criterion's macros generate undocumented items.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use parry3d::math::{Pose, Rot3, Vec3};
 use parry3d::shape::Cuboid;
-use std::hint::black_box;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax::prelude::*;
+use std::hint::black_box;
 
 struct Pair {
     a: Obb,
@@ -54,7 +59,10 @@ fn data_set(name: &str, n: usize) -> Vec<Pair> {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     (0..n)
         .map(|_| match name {
-            "random" => Pair { a: random_box(&mut rng, 1.2, None), b: random_box(&mut rng, 1.2, None) },
+            "random" => Pair {
+                a: random_box(&mut rng, 1.2, None),
+                b: random_box(&mut rng, 1.2, None),
+            },
             "near_contact" => {
                 let a = random_box(&mut rng, 0.0, None);
                 let b = random_box(&mut rng, 0.0, None);
@@ -77,7 +85,10 @@ fn data_set(name: &str, n: usize) -> Vec<Pair> {
                     }
                 }
                 let nudge = rng.random_range(-1e-3..1e-3) as Real;
-                Pair { a, b: b.translate(&(dir * (lo + nudge))).unwrap() }
+                Pair {
+                    a,
+                    b: b.translate(&(dir * (lo + nudge))).unwrap(),
+                }
             }
             _ => {
                 let rot = random_rotation(&mut rng);
@@ -104,7 +115,10 @@ fn to_parry(o: &Obb) -> (Pose, Cuboid) {
         Rot3::from_xyzw(q.i as f32, q.j as f32, q.k as f32, q.w as f32),
     );
     let h = o.half_extents();
-    (pose, Cuboid::new(Vec3::new(h.x as f32, h.y as f32, h.z as f32)))
+    (
+        pose,
+        Cuboid::new(Vec3::new(h.x as f32, h.y as f32, h.z as f32)),
+    )
 }
 
 fn bench(c: &mut Criterion) {
@@ -113,12 +127,17 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(N as u64));
     for name in ["random", "near_contact", "aligned_stack"] {
         let pairs = data_set(name, N);
-        let parry: Vec<_> = pairs.iter().map(|p| (to_parry(&p.a), to_parry(&p.b))).collect();
+        let parry: Vec<_> = pairs
+            .iter()
+            .map(|p| (to_parry(&p.a), to_parry(&p.b)))
+            .collect();
         let hits_sepax = pairs.iter().filter(|p| intersects(&p.a, &p.b)).count();
         let hits_parry = parry
             .iter()
             .filter(|((pa, ca), (pb, cb))| {
-                parry3d::query::intersection_test(pa, ca, pb, cb).unwrap().intersecting
+                parry3d::query::intersection_test(pa, ca, pb, cb)
+                    .unwrap()
+                    .intersecting
             })
             .count();
         eprintln!("{name}: {N} pairs, sepax hits {hits_sepax}, parry3d hits {hits_parry}");

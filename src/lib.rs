@@ -21,7 +21,6 @@
 pub use sepax_narrowphase as narrowphase;
 pub use sepax_shapes as shapes;
 
-
 pub use sepax_narrowphase::intersect::{classify, explain, intersects, Classification};
 pub use sepax_shapes::*;
 

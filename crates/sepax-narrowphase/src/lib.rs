@@ -11,6 +11,9 @@
 //!   contacts later).
 //! - [`geometry`]: closest-point building blocks (segments, triangles) shared by the pair tests.
 
+// Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
+#![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
+
 pub mod geometry;
 pub mod intersect;
 pub mod sat;

@@ -6,6 +6,9 @@
 //! The CI run checks 200,000 pairs per precision over nine adversarial categories; the ignored
 //! `long_run` checks 2,000,000.
 
+// Real -> f64 casts are identities in the f64 build.
+#![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
+
 mod common;
 
 use common::{pair_scale, AnyBox, Category, Gen, CATEGORIES};

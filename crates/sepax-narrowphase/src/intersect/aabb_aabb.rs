@@ -13,4 +13,3 @@ pub fn intersects(a: &Aabb, b: &Aabb) -> bool {
         && amin.z <= bmax.z
         && bmin.z <= amax.z
 }
-

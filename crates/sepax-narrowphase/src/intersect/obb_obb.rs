@@ -130,7 +130,10 @@ pub fn explain<A: BoxShape, B: BoxShape>(a: &A, b: &B) -> BoxWitness {
     let separated = classification == Classification::Separated;
     // Score: normalised gap (separated, maximise) or normalised slack (otherwise, minimise).
     let mut best: Option<(&AxisSlack, f64, f64)> = None;
-    for s in slacks.iter().filter(|s| s.norm > 0.0 && s.slack.is_finite()) {
+    for s in slacks
+        .iter()
+        .filter(|s| s.norm > 0.0 && s.slack.is_finite())
+    {
         let value = s.slack / s.norm;
         let tol = s.bound / s.norm;
         let better = match best {

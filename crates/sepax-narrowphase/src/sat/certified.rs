@@ -34,7 +34,11 @@ impl From<&BoxFrame> for Box64 {
     fn from(b: &BoxFrame) -> Self {
         Box64 {
             c: [b.center.x as f64, b.center.y as f64, b.center.z as f64],
-            c_lo: [b.center_lo.x as f64, b.center_lo.y as f64, b.center_lo.z as f64],
+            c_lo: [
+                b.center_lo.x as f64,
+                b.center_lo.y as f64,
+                b.center_lo.z as f64,
+            ],
             axes: core::array::from_fn(|k| {
                 let col = b.axes.column(k);
                 [col[0] as f64, col[1] as f64, col[2] as f64]
@@ -51,7 +55,11 @@ impl From<&BoxFrame> for Box64 {
 #[cfg(not(feature = "f64"))]
 #[inline(always)]
 fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
-    [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
+    [
+        x[1] * y[2] - x[2] * y[1],
+        x[2] * y[0] - x[0] * y[2],
+        x[0] * y[1] - x[1] * y[0],
+    ]
 }
 
 /// `x × y` with a relative error of at most `2u` per component.
@@ -122,8 +130,7 @@ pub struct AxisSlack {
 /// All 15 axes of the pair `(a, b)`, with slacks and bounds, in [`SatAxis::ALL`] order.
 pub fn axis_slacks(a: &BoxFrame, b: &BoxFrame) -> [AxisSlack; 15] {
     let (a, b) = (Box64::from(a), Box64::from(b));
-    let p: [f64; 3] =
-        core::array::from_fn(|k| (b.c[k] - a.c[k]) + (b.c_lo[k] - a.c_lo[k]));
+    let p: [f64; 3] = core::array::from_fn(|k| (b.c[k] - a.c[k]) + (b.c_lo[k] - a.c_lo[k]));
     let p_norm = dot(&p, &p).sqrt();
     let lo: f64 = (0..3).map(|k| a.c_lo[k].abs() + b.c_lo[k].abs()).sum();
     let s = a.h.iter().sum::<f64>() + b.h.iter().sum::<f64>() + p_norm + lo;
@@ -142,7 +149,14 @@ pub fn axis_slacks(a: &BoxFrame, b: &BoxFrame) -> [AxisSlack; 15] {
         // |L~ - L| <= 2u|L| + 7u^2 (the floor only matters for axes within ~1e-16 rad of
         // parallel in the f64 build).
         let bound = CERT_ROUNDING_FACTOR * unit * (norm + 8.0 * unit) * s;
-        AxisSlack { axis, vector: l, norm, slack: f, bound, along }
+        AxisSlack {
+            axis,
+            vector: l,
+            norm,
+            slack: f,
+            bound,
+            along,
+        }
     };
     core::array::from_fn(|n| {
         let axis = SatAxis::ALL[n];
@@ -180,9 +194,9 @@ pub fn verdict(slacks: &[AxisSlack; 15]) -> Classification {
         if s.slack < -s.bound {
             return Classification::Separated;
         }
-        if !(s.slack > s.bound) {
-            all_certain_overlap = false;
-        }
+        // NaN-aware: only a slack provably above its bound counts.
+        let certain = s.slack > s.bound;
+        all_certain_overlap &= certain;
     }
     if any_axis && all_certain_overlap {
         Classification::Overlapping

@@ -18,8 +18,8 @@
 
 use super::BoxFrame;
 use sepax_shapes::math::{Real, Vector3};
-use sepax_shapes::{Aabb, Obb};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::{Aabb, Obb};
 
 /// Coefficient of `u * S` in the filter's error bound (first-order derivation gives 31).
 pub const FILTER_ROUNDING_FACTOR: Real = 48.0;
@@ -57,7 +57,13 @@ impl V4 {
     }
     #[inline(always)]
     fn min(self, o: V4) -> V4 {
-        V4(core::array::from_fn(|k| if o.0[k] < self.0[k] { o.0[k] } else { self.0[k] }))
+        V4(core::array::from_fn(|k| {
+            if o.0[k] < self.0[k] {
+                o.0[k]
+            } else {
+                self.0[k]
+            }
+        }))
     }
     #[inline(always)]
     fn hmin3(self) -> Real {
@@ -111,7 +117,13 @@ impl core::ops::Mul for V4 {
 #[inline(always)]
 pub fn obb_obb(a: &Obb, b: &Obb) -> FastVerdict {
     let d = b.center() - a.center();
-    let e = bound(&a.half_extents(), &b.half_extents(), &d, 0.0, a.axes_error() + b.axes_error());
+    let e = bound(
+        &a.half_extents(),
+        &b.half_extents(),
+        &d,
+        0.0,
+        a.axes_error() + b.axes_error(),
+    );
     let (am, bm) = (a.axes(), b.axes());
     // Rows of A (lane i = component c of axis a_i).
     let arow = |c: usize| V4::new(am[(c, 0)], am[(c, 1)], am[(c, 2)], 0.0);
@@ -121,7 +133,13 @@ pub fn obb_obb(a: &Obb, b: &Obb) -> FastVerdict {
         a0 * V4::splat(bm[(0, j)]) + a1 * V4::splat(bm[(1, j)]) + a2 * V4::splat(bm[(2, j)])
     };
     let t = a0 * V4::splat(d.x) + a1 * V4::splat(d.y) + a2 * V4::splat(d.z);
-    kernel([rcol(0), rcol(1), rcol(2)], t, &a.half_extents(), &b.half_extents(), e)
+    kernel(
+        [rcol(0), rcol(1), rcol(2)],
+        t,
+        &a.half_extents(),
+        &b.half_extents(),
+        e,
+    )
 }
 
 /// The filter on an AABB (in the role of `A`: the rotation `R = B` is exact) and an OBB.
@@ -130,11 +148,23 @@ pub fn aabb_obb(a: &Aabb, b: &Obb) -> FastVerdict {
     let fa = BoxFrame::from(a);
     let d = (b.center().coords - fa.center) - fa.center_lo;
     let lo = fa.center_lo.abs();
-    let e = bound(&fa.half, &b.half_extents(), &d, lo.x + lo.y + lo.z, b.axes_error());
+    let e = bound(
+        &fa.half,
+        &b.half_extents(),
+        &d,
+        lo.x + lo.y + lo.z,
+        b.axes_error(),
+    );
     let bm = b.axes();
     let rcol = |j: usize| V4::new(bm[(0, j)], bm[(1, j)], bm[(2, j)], 0.0);
     let t = V4::new(d.x, d.y, d.z, 0.0);
-    kernel([rcol(0), rcol(1), rcol(2)], t, &fa.half, &b.half_extents(), e)
+    kernel(
+        [rcol(0), rcol(1), rcol(2)],
+        t,
+        &fa.half,
+        &b.half_extents(),
+        e,
+    )
 }
 
 /// The filter's error bound `E`, or NaN (which decides nothing) when the magnitudes are so
@@ -157,9 +187,9 @@ fn kernel(rc: [V4; 3], t: V4, ha: &Vector3, hb: &Vector3, e: Real) -> FastVerdic
     let arc = [rc[0].abs(), rc[1].abs(), rc[2].abs()];
     // Faces of A, lanes i: h_A,i + sum_j h_B,j |R_ij| - |t_i|.
     let ha4 = V4::new(ha.x, ha.y, ha.z, 0.0);
-    let face_a = ha4 + V4::splat(hb.x) * arc[0] + V4::splat(hb.y) * arc[1]
-        + V4::splat(hb.z) * arc[2]
-        - t.abs();
+    let face_a =
+        ha4 + V4::splat(hb.x) * arc[0] + V4::splat(hb.y) * arc[1] + V4::splat(hb.z) * arc[2]
+            - t.abs();
     let m_a = face_a.hmin3();
     if m_a < -e {
         return FastVerdict::Separated;
@@ -172,19 +202,20 @@ fn kernel(rc: [V4; 3], t: V4, ha: &Vector3, hb: &Vector3, e: Real) -> FastVerdic
     // Faces of B, lanes j: sum_i h_A,i |R_ij| + h_B,j - |sum_i t_i R_ij|.
     let hb4 = V4::new(hb.x, hb.y, hb.z, 0.0);
     let tb = V4::splat(t0) * r0 + V4::splat(t1) * r1 + V4::splat(t2) * r2;
-    let face_b = V4::splat(ha.x) * ar0 + V4::splat(ha.y) * ar1 + V4::splat(ha.z) * ar2 + hb4
-        - tb.abs();
+    let face_b =
+        V4::splat(ha.x) * ar0 + V4::splat(ha.y) * ar1 + V4::splat(ha.z) * ar2 + hb4 - tb.abs();
     // Edges a_i x b_j, lanes j. In A's frame a_i x b_j = R_{i+1,j} e_{i+2} - R_{i+2,j} e_{i+1}:
     //   r_A = h_A,i+1 |R_{i+2,j}| + h_A,i+2 |R_{i+1,j}|
     //   r_B = h_B,j+1 |R_{i,j+2}| + h_B,j+2 |R_{i,j+1}|
     //   t.L = t_{i+2} R_{i+1,j} - t_{i+1} R_{i+2,j}
     let (hb1, hb2) = (hb4.rot1(), hb4.rot2());
-    let edges = |ha1: Real, ha2: Real, ari: V4, ar1: V4, ar2: V4, r1: V4, r2: V4, t1: Real, t2: Real| {
-        let ra = V4::splat(ha1) * ar2 + V4::splat(ha2) * ar1;
-        let rb = hb1 * ari.rot2() + hb2 * ari.rot1();
-        let tl = V4::splat(t2) * r1 - V4::splat(t1) * r2;
-        ra + rb - tl.abs()
-    };
+    let edges =
+        |ha1: Real, ha2: Real, ari: V4, ar1: V4, ar2: V4, r1: V4, r2: V4, t1: Real, t2: Real| {
+            let ra = V4::splat(ha1) * ar2 + V4::splat(ha2) * ar1;
+            let rb = hb1 * ari.rot2() + hb2 * ari.rot1();
+            let tl = V4::splat(t2) * r1 - V4::splat(t1) * r2;
+            ra + rb - tl.abs()
+        };
     let e0 = edges(ha.y, ha.z, ar0, ar1, ar2, r1, r2, t1, t2);
     let e1 = edges(ha.z, ha.x, ar1, ar2, ar0, r2, r0, t2, t0);
     let e2 = edges(ha.x, ha.y, ar2, ar0, ar1, r0, r1, t0, t1);

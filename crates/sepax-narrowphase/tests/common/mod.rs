@@ -137,7 +137,9 @@ pub const CATEGORIES: [Category; 9] = [
 
 impl Gen {
     pub fn new(seed: u64) -> Self {
-        Gen { rng: ChaCha8Rng::seed_from_u64(seed) }
+        Gen {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 
     pub fn uniform(&mut self, lo: f64, hi: f64) -> Real {
@@ -165,7 +167,11 @@ impl Gen {
     }
 
     pub fn vector(&mut self, r: f64) -> Vector3 {
-        Vector3::new(self.uniform(-r, r), self.uniform(-r, r), self.uniform(-r, r))
+        Vector3::new(
+            self.uniform(-r, r),
+            self.uniform(-r, r),
+            self.uniform(-r, r),
+        )
     }
 
     pub fn unit_vector(&mut self) -> Vector3 {
@@ -179,9 +185,12 @@ impl Gen {
     }
 
     pub fn half_extents(&mut self, lo: f64, hi: f64) -> Vector3 {
-        Vector3::new(self.uniform(lo, hi), self.uniform(lo, hi), self.uniform(lo, hi))
+        Vector3::new(
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+        )
     }
-
 
     /// Moves `b` along a random direction (or the witness axis) so that the pair touches, then
     /// by a signed margin `target * S` (log-uniform between 1e-9 and 1e-1, or exactly 0).
@@ -207,13 +216,29 @@ impl Gen {
     pub fn pair(&mut self, cat: Category) -> (AnyBox, AnyBox) {
         match cat {
             Category::Random => {
-                let a = mk(self.vector(2.5).into(), self.rotation(), self.half_extents(0.05, 2.0));
-                let b = mk(self.vector(2.5).into(), self.rotation(), self.half_extents(0.05, 2.0));
+                let a = mk(
+                    self.vector(2.5).into(),
+                    self.rotation(),
+                    self.half_extents(0.05, 2.0),
+                );
+                let b = mk(
+                    self.vector(2.5).into(),
+                    self.rotation(),
+                    self.half_extents(0.05, 2.0),
+                );
                 (AnyBox::O(a), AnyBox::O(b))
             }
             Category::NearContact => {
-                let a = AnyBox::O(mk(self.vector(1.0).into(), self.rotation(), self.half_extents(0.05, 2.0)));
-                let b = mk(self.vector(1.0).into(), self.rotation(), self.half_extents(0.05, 2.0));
+                let a = AnyBox::O(mk(
+                    self.vector(1.0).into(),
+                    self.rotation(),
+                    self.half_extents(0.05, 2.0),
+                ));
+                let b = mk(
+                    self.vector(1.0).into(),
+                    self.rotation(),
+                    self.half_extents(0.05, 2.0),
+                );
                 let b = self.place_near_contact(&a, b);
                 (a, AnyBox::O(b))
             }
@@ -228,16 +253,36 @@ impl Gen {
                         angle,
                     )
                 };
-                let a = AnyBox::O(mk(self.vector(1.0).into(), ra, self.half_extents(0.05, 2.0)));
+                let a = AnyBox::O(mk(
+                    self.vector(1.0).into(),
+                    ra,
+                    self.half_extents(0.05, 2.0),
+                ));
                 let b = mk(self.vector(3.0).into(), rb, self.half_extents(0.05, 2.0));
-                let b = if self.rng.random_bool(0.7) { self.place_near_contact(&a, b) } else { b };
+                let b = if self.rng.random_bool(0.7) {
+                    self.place_near_contact(&a, b)
+                } else {
+                    b
+                };
                 (a, AnyBox::O(b))
             }
             Category::FarFromOrigin => {
                 let far = self.unit_vector() * self.log_uniform(1e2, 1e4) as Real;
-                let a = AnyBox::O(mk(Point3::from(far + self.vector(1.0)), self.rotation(), self.half_extents(0.05, 2.0)));
-                let b = mk(Point3::from(far + self.vector(3.0)), self.rotation(), self.half_extents(0.05, 2.0));
-                let b = if self.rng.random_bool(0.7) { self.place_near_contact(&a, b) } else { b };
+                let a = AnyBox::O(mk(
+                    Point3::from(far + self.vector(1.0)),
+                    self.rotation(),
+                    self.half_extents(0.05, 2.0),
+                ));
+                let b = mk(
+                    Point3::from(far + self.vector(3.0)),
+                    self.rotation(),
+                    self.half_extents(0.05, 2.0),
+                );
+                let b = if self.rng.random_bool(0.7) {
+                    self.place_near_contact(&a, b)
+                } else {
+                    b
+                };
                 (a, AnyBox::O(b))
             }
             Category::NeedlesAndPlates => {
@@ -254,7 +299,11 @@ impl Gen {
                 let hb = shape(self);
                 let a = AnyBox::O(mk(self.vector(1.0).into(), self.rotation(), ha));
                 let b = mk(self.vector(2.0).into(), self.rotation(), hb);
-                let b = if self.rng.random_bool(0.6) { self.place_near_contact(&a, b) } else { b };
+                let b = if self.rng.random_bool(0.6) {
+                    self.place_near_contact(&a, b)
+                } else {
+                    b
+                };
                 (a, AnyBox::O(b))
             }
             Category::ZeroExtents => {
@@ -275,7 +324,11 @@ impl Gen {
                 (a, AnyBox::O(b))
             }
             Category::IdenticalAndNested => {
-                let a = mk(self.vector(2.0).into(), self.rotation(), self.half_extents(0.0, 2.0));
+                let a = mk(
+                    self.vector(2.0).into(),
+                    self.rotation(),
+                    self.half_extents(0.0, 2.0),
+                );
                 let b = match self.rng.random_range(0..3) {
                     0 => a,
                     1 => {
@@ -287,7 +340,12 @@ impl Gen {
                         )
                         .unwrap()
                     }
-                    _ => Obb::new(a.center(), *a.axes(), a.half_extents() * self.uniform(0.0, 1.0)).unwrap(),
+                    _ => Obb::new(
+                        a.center(),
+                        *a.axes(),
+                        a.half_extents() * self.uniform(0.0, 1.0),
+                    )
+                    .unwrap(),
                 };
                 (AnyBox::O(a), AnyBox::O(b))
             }
@@ -301,20 +359,40 @@ impl Gen {
                     0 => (AnyBox::A(aabb(self)), AnyBox::A(aabb(self))),
                     1 => {
                         let a = AnyBox::A(aabb(self));
-                        let b = mk(self.vector(2.0).into(), self.rotation(), self.half_extents(0.05, 2.0));
-                        let b = if self.rng.random_bool(0.6) { self.place_near_contact(&a, b) } else { b };
+                        let b = mk(
+                            self.vector(2.0).into(),
+                            self.rotation(),
+                            self.half_extents(0.05, 2.0),
+                        );
+                        let b = if self.rng.random_bool(0.6) {
+                            self.place_near_contact(&a, b)
+                        } else {
+                            b
+                        };
                         (a, AnyBox::O(b))
                     }
                     2 => {
                         let b = AnyBox::A(aabb(self));
-                        let a = mk(self.vector(2.0).into(), self.rotation(), self.half_extents(0.05, 2.0));
+                        let a = mk(
+                            self.vector(2.0).into(),
+                            self.rotation(),
+                            self.half_extents(0.05, 2.0),
+                        );
                         (AnyBox::O(a), b)
                     }
                     _ => {
                         // An AABB against an OBB that is really axis-aligned (identity rotation).
                         let a = AnyBox::A(aabb(self));
-                        let b = mk(self.vector(2.0).into(), UnitQuaternion::identity(), self.half_extents(0.0, 2.0));
-                        let b = if self.rng.random_bool(0.6) { self.place_near_contact(&a, b) } else { b };
+                        let b = mk(
+                            self.vector(2.0).into(),
+                            UnitQuaternion::identity(),
+                            self.half_extents(0.0, 2.0),
+                        );
+                        let b = if self.rng.random_bool(0.6) {
+                            self.place_near_contact(&a, b)
+                        } else {
+                            b
+                        };
                         (a, AnyBox::O(b))
                     }
                 }
