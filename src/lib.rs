@@ -27,7 +27,8 @@ pub use sepax_shapes::*;
 /// Everything a typical user needs, in one import.
 pub mod prelude {
     pub use sepax_narrowphase::intersect::{
-        classify, explain, intersects, BoxWitness, Classification, SatAxis,
+        classify, explain, intersects, intersects_shapes, BoxShape, BoxWitness, Classification,
+        Intersects, SatAxis, Unsupported,
     };
     pub use sepax_shapes::math::*;
     pub use sepax_shapes::{
