@@ -18,6 +18,11 @@
 //! .unwrap();
 //! assert!(intersects(&floor, &crate_box));
 //! ```
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub use sepax_narrowphase as narrowphase;
 pub use sepax_shapes as shapes;
 

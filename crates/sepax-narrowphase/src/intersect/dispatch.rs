@@ -28,7 +28,11 @@ macro_rules! entry {
             match (a, b) {
                 (Shape::$A(x), Shape::$B(y)) => Ok(Intersects::intersects(x, y)),
                 // Unreachable through `intersects_shapes`, which indexes by kind.
-                _ => Err(Unsupported { query: "intersects", a: a.kind(), b: b.kind() }),
+                _ => Err(Unsupported {
+                    query: "intersects",
+                    a: a.kind(),
+                    b: b.kind(),
+                }),
             }
         }
         Some(f as IntersectFn)
@@ -49,13 +53,22 @@ macro_rules! row {
 
 /// The overlap tests, indexed `[a.kind() as usize][b.kind() as usize]` in [`ShapeKind::ALL`]
 /// order.
-pub static INTERSECT_TABLE: [[Option<IntersectFn>; ShapeKind::COUNT]; ShapeKind::COUNT] =
-    [row!(Aabb), row!(Obb), row!(Sphere), row!(Capsule), row!(Triangle)];
+pub static INTERSECT_TABLE: [[Option<IntersectFn>; ShapeKind::COUNT]; ShapeKind::COUNT] = [
+    row!(Aabb),
+    row!(Obb),
+    row!(Sphere),
+    row!(Capsule),
+    row!(Triangle),
+];
 
 /// Whether two shapes of any kinds intersect, through [`INTERSECT_TABLE`].
 pub fn intersects_shapes(a: &Shape, b: &Shape) -> Result<bool, Unsupported> {
     match INTERSECT_TABLE[a.kind() as usize][b.kind() as usize] {
         Some(f) => f(a, b),
-        None => Err(Unsupported { query: "intersects", a: a.kind(), b: b.kind() }),
+        None => Err(Unsupported {
+            query: "intersects",
+            a: a.kind(),
+            b: b.kind(),
+        }),
     }
 }
