@@ -432,12 +432,17 @@ pub fn exact_shapes_intersect(a: &Shape, b: &Shape) -> bool {
             let (x, y) = (shape_box(a).unwrap(), shape_box(b).unwrap());
             ex::boxes_intersect(&x.exact(), &y.exact())
         }
-        (Shape::Sphere(s), Shape::Sphere(t)) => {
-            ex::sphere_sphere(p64(&s.center()), s.radius() as f64, p64(&t.center()), t.radius() as f64)
-        }
-        (Shape::Sphere(s), Shape::Aabb(_) | Shape::Obb(_)) => {
-            ex::sphere_box(p64(&s.center()), s.radius() as f64, &shape_box(b).unwrap().exact())
-        }
+        (Shape::Sphere(s), Shape::Sphere(t)) => ex::sphere_sphere(
+            p64(&s.center()),
+            s.radius() as f64,
+            p64(&t.center()),
+            t.radius() as f64,
+        ),
+        (Shape::Sphere(s), Shape::Aabb(_) | Shape::Obb(_)) => ex::sphere_box(
+            p64(&s.center()),
+            s.radius() as f64,
+            &shape_box(b).unwrap().exact(),
+        ),
         (Shape::Sphere(s), Shape::Capsule(c)) => ex::sphere_capsule(
             p64(&s.center()),
             s.radius() as f64,
