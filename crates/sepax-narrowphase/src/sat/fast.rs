@@ -37,37 +37,41 @@ pub enum FastVerdict {
     Undecided,
 }
 
-/// Four lanes of `Real`, written so that LLVM maps each operation to one SSE instruction
-/// (lanes 0..2 hold x, y, z; lane 3 is padding that no minimum reads).
+#[cfg(not(feature = "f64"))]
+type Lanes = wide::f32x4;
+#[cfg(feature = "f64")]
+type Lanes = wide::f64x4;
+
+/// Four lanes of `Real` on SSE (wide's safe wrappers; lanes 0..2 hold x, y, z, lane 3 is
+/// padding that no minimum reads).
 #[derive(Clone, Copy)]
-struct V4([Real; 4]);
+struct V4(Lanes);
 
 impl V4 {
     #[inline(always)]
     fn new(x: Real, y: Real, z: Real, w: Real) -> V4 {
-        V4([x, y, z, w])
+        V4(Lanes::new([x, y, z, w]))
     }
     #[inline(always)]
     fn splat(x: Real) -> V4 {
-        V4([x; 4])
+        V4(Lanes::splat(x))
     }
     #[inline(always)]
     fn abs(self) -> V4 {
-        V4(self.0.map(Real::abs))
+        V4(self.0.abs())
     }
     #[inline(always)]
     fn min(self, o: V4) -> V4 {
-        V4(core::array::from_fn(|k| {
-            if o.0[k] < self.0[k] {
-                o.0[k]
-            } else {
-                self.0[k]
-            }
-        }))
+        V4(self.0.fast_min(o.0))
+    }
+    #[inline(always)]
+    fn lanes(self) -> [Real; 4] {
+        self.0.to_array()
     }
     #[inline(always)]
     fn hmin3(self) -> Real {
-        let [x, y, z, _] = self.0;
+        // Plain comparisons compile to `minss`; inputs are finite (checked by `bound`).
+        let [x, y, z, _] = self.lanes();
         let m = if y < x { y } else { x };
         if z < m {
             z
@@ -78,14 +82,14 @@ impl V4 {
     /// Lane `k` takes lane `(k + 1) % 3` (lane 3 kept).
     #[inline(always)]
     fn rot1(self) -> V4 {
-        let [x, y, z, w] = self.0;
-        V4([y, z, x, w])
+        let [x, y, z, w] = self.lanes();
+        V4::new(y, z, x, w)
     }
     /// Lane `k` takes lane `(k + 2) % 3` (lane 3 kept).
     #[inline(always)]
     fn rot2(self) -> V4 {
-        let [x, y, z, w] = self.0;
-        V4([z, x, y, w])
+        let [x, y, z, w] = self.lanes();
+        V4::new(z, x, y, w)
     }
 }
 
@@ -93,7 +97,7 @@ impl core::ops::Add for V4 {
     type Output = V4;
     #[inline(always)]
     fn add(self, o: V4) -> V4 {
-        V4(core::array::from_fn(|k| self.0[k] + o.0[k]))
+        V4(self.0 + o.0)
     }
 }
 
@@ -101,7 +105,7 @@ impl core::ops::Sub for V4 {
     type Output = V4;
     #[inline(always)]
     fn sub(self, o: V4) -> V4 {
-        V4(core::array::from_fn(|k| self.0[k] - o.0[k]))
+        V4(self.0 - o.0)
     }
 }
 
@@ -109,7 +113,7 @@ impl core::ops::Mul for V4 {
     type Output = V4;
     #[inline(always)]
     fn mul(self, o: V4) -> V4 {
-        V4(core::array::from_fn(|k| self.0[k] * o.0[k]))
+        V4(self.0 * o.0)
     }
 }
 
@@ -195,10 +199,11 @@ fn kernel(rc: [V4; 3], t: V4, ha: &Vector3, hb: &Vector3, e: Real) -> FastVerdic
         return FastVerdict::Separated;
     }
     // Rows of R (lanes j) for the rest.
-    let row = |i: usize| V4::new(rc[0].0[i], rc[1].0[i], rc[2].0[i], 0.0);
+    let (c0, c1, c2) = (rc[0].lanes(), rc[1].lanes(), rc[2].lanes());
+    let row = |i: usize| V4::new(c0[i], c1[i], c2[i], 0.0);
     let (r0, r1, r2) = (row(0), row(1), row(2));
     let (ar0, ar1, ar2) = (r0.abs(), r1.abs(), r2.abs());
-    let [t0, t1, t2, _] = t.0;
+    let [t0, t1, t2, _] = t.lanes();
     // Faces of B, lanes j: sum_i h_A,i |R_ij| + h_B,j - |sum_i t_i R_ij|.
     let hb4 = V4::new(hb.x, hb.y, hb.z, 0.0);
     let tb = V4::splat(t0) * r0 + V4::splat(t1) * r1 + V4::splat(t2) * r2;
@@ -219,7 +224,8 @@ fn kernel(rc: [V4; 3], t: V4, ha: &Vector3, hb: &Vector3, e: Real) -> FastVerdic
     let e0 = edges(ha.y, ha.z, ar0, ar1, ar2, r1, r2, t1, t2);
     let e1 = edges(ha.z, ha.x, ar1, ar2, ar0, r2, r0, t2, t0);
     let e2 = edges(ha.x, ha.y, ar2, ar0, ar1, r0, r1, t0, t1);
-    let m = face_b.min(e0).min(e1.min(e2)).hmin3().min(m_a);
+    let m = face_b.min(e0).min(e1.min(e2)).hmin3();
+    let m = if m_a < m { m_a } else { m };
     if m < -e {
         FastVerdict::Separated
     } else if m > e {
