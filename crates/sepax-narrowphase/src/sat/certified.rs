@@ -127,80 +127,141 @@ pub struct AxisSlack {
     pub along: f64,
 }
 
-/// All 15 axes of the pair `(a, b)`, with slacks and bounds, in [`SatAxis::ALL`] order.
-pub fn axis_slacks(a: &BoxFrame, b: &BoxFrame) -> [AxisSlack; 15] {
-    let (a, b) = (Box64::from(a), Box64::from(b));
-    let p: [f64; 3] = core::array::from_fn(|k| (b.c[k] - a.c[k]) + (b.c_lo[k] - a.c_lo[k]));
-    let p_norm = dot(&p, &p).sqrt();
-    let lo: f64 = (0..3).map(|k| a.c_lo[k].abs() + b.c_lo[k].abs()).sum();
-    let s = a.h.iter().sum::<f64>() + b.h.iter().sum::<f64>() + p_norm + lo;
-    // Axes are unit within 1e-4 (checked constructors), so |a_k|_2 <= 1.0001 covers them.
-    let s = s * 1.0001;
-    let unit = f64::EPSILON / 2.0;
-    let slack_of = |axis: SatAxis, l: [f64; 3]| -> AxisSlack {
-        let mut f = 0.0;
-        for k in 0..3 {
-            f += a.h[k] * dot(&l, &a.axes[k]).abs();
-            f += b.h[k] * dot(&l, &b.axes[k]).abs();
+/// The pair in f64, ready for the facet test.
+struct Pair64 {
+    a: Box64,
+    b: Box64,
+    p: [f64; 3],
+    s: f64,
+}
+
+impl Pair64 {
+    fn new(a: &BoxFrame, b: &BoxFrame) -> Self {
+        let (a, b) = (Box64::from(a), Box64::from(b));
+        let p: [f64; 3] = core::array::from_fn(|k| (b.c[k] - a.c[k]) + (b.c_lo[k] - a.c_lo[k]));
+        let lo: f64 = (0..3).map(|k| a.c_lo[k].abs() + b.c_lo[k].abs()).sum();
+        let s = a.h[0] + a.h[1] + a.h[2] + b.h[0] + b.h[1] + b.h[2] + dot(&p, &p).sqrt() + lo;
+        // Axes are unit within 1e-4 (checked constructors), so |a_k|_2 <= 1.0001 covers them.
+        Pair64 {
+            a,
+            b,
+            p,
+            s: s * 1.0001,
         }
-        let along = dot(&l, &p);
-        f -= along.abs();
+    }
+
+    /// The slack of one axis. `L . x` is exactly 0 for the two axes `L` is the cross product
+    /// of, so those terms are left out (exactly), five dot products remain.
+    #[inline(always)]
+    fn slack(&self, axis: SatAxis) -> AxisSlack {
+        let (a, b) = (&self.a, &self.b);
+        let term = |h: f64, l: &[f64; 3], x: &[f64; 3]| h * dot(l, x).abs();
+        let (l, radii) = match axis {
+            SatAxis::FaceA(i) => {
+                let i = i as usize;
+                let l = cross(&a.axes[(i + 1) % 3], &a.axes[(i + 2) % 3]);
+                let r = term(a.h[i], &l, &a.axes[i])
+                    + term(b.h[0], &l, &b.axes[0])
+                    + term(b.h[1], &l, &b.axes[1])
+                    + term(b.h[2], &l, &b.axes[2]);
+                (l, r)
+            }
+            SatAxis::FaceB(j) => {
+                let j = j as usize;
+                let l = cross(&b.axes[(j + 1) % 3], &b.axes[(j + 2) % 3]);
+                let r = term(a.h[0], &l, &a.axes[0])
+                    + term(a.h[1], &l, &a.axes[1])
+                    + term(a.h[2], &l, &a.axes[2])
+                    + term(b.h[j], &l, &b.axes[j]);
+                (l, r)
+            }
+            SatAxis::Edge(i, j) => {
+                let (i, j) = (i as usize, j as usize);
+                let l = cross(&a.axes[i], &b.axes[j]);
+                let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
+                let r = term(a.h[i1], &l, &a.axes[i1])
+                    + term(a.h[i2], &l, &a.axes[i2])
+                    + term(b.h[j1], &l, &b.axes[j1])
+                    + term(b.h[j2], &l, &b.axes[j2]);
+                (l, r)
+            }
+        };
+        let along = dot(&l, &self.p);
         let norm = dot(&l, &l).sqrt();
+        let unit = f64::EPSILON / 2.0;
         // |L~ - L| <= 2u|L| + 7u^2 (the floor only matters for axes within ~1e-16 rad of
         // parallel in the f64 build).
-        let bound = CERT_ROUNDING_FACTOR * unit * (norm + 8.0 * unit) * s;
+        let bound = CERT_ROUNDING_FACTOR * unit * (norm + 8.0 * unit) * self.s;
         AxisSlack {
             axis,
             vector: l,
             norm,
-            slack: f,
+            slack: radii - along.abs(),
             bound,
             along,
         }
-    };
-    core::array::from_fn(|n| {
-        let axis = SatAxis::ALL[n];
-        let l = match axis {
-            SatAxis::FaceA(i) => {
-                let i = i as usize;
-                cross(&a.axes[(i + 1) % 3], &a.axes[(i + 2) % 3])
-            }
-            SatAxis::FaceB(j) => {
-                let j = j as usize;
-                cross(&b.axes[(j + 1) % 3], &b.axes[(j + 2) % 3])
-            }
-            SatAxis::Edge(i, j) => cross(&a.axes[i as usize], &b.axes[j as usize]),
-        };
-        slack_of(axis, l)
-    })
+    }
 }
 
-/// The certified verdict from the 15 facet slacks.
+/// All 15 axes of the pair `(a, b)`, with slacks and bounds, in [`SatAxis::ALL`] order.
+pub fn axis_slacks(a: &BoxFrame, b: &BoxFrame) -> [AxisSlack; 15] {
+    let pair = Pair64::new(a, b);
+    SatAxis::ALL.map(|axis| pair.slack(axis))
+}
+
+/// The certified verdict of the facet test, stopping at the first axis that certifies
+/// separation.
 pub fn classify(a: &BoxFrame, b: &BoxFrame) -> Classification {
-    verdict(&axis_slacks(a, b))
+    let pair = Pair64::new(a, b);
+    verdict_of(SatAxis::ALL.into_iter().map(|axis| pair.slack(axis)))
 }
 
-/// The verdict implied by a set of slacks.
+/// The verdict implied by a set of slacks (the same rule as [`classify`]).
 pub fn verdict(slacks: &[AxisSlack; 15]) -> Classification {
+    verdict_of(slacks.iter().copied())
+}
+
+/// One certified separating axis decides; otherwise every facet must be certified
+/// overlapping (and at least one facet must exist).
+fn verdict_of(slacks: impl Iterator<Item = AxisSlack>) -> Classification {
     let mut all_certain_overlap = true;
     let mut any_axis = false;
     for s in slacks {
-        if s.norm == 0.0 {
-            // L~ = 0 iff L = 0 (relative error): parallel axes, no facet.
-            continue;
+        match judge(&s) {
+            Judgement::Separates => return Classification::Separated,
+            Judgement::Overlaps => any_axis = true,
+            Judgement::Undecided => {
+                any_axis = true;
+                all_certain_overlap = false;
+            }
+            Judgement::NoFacet => {}
         }
-        any_axis = true;
-        // NaN (overflow beyond ~1e150) compares false everywhere: stays uncertain.
-        if s.slack < -s.bound {
-            return Classification::Separated;
-        }
-        // NaN-aware: only a slack provably above its bound counts.
-        let certain = s.slack > s.bound;
-        all_certain_overlap &= certain;
     }
     if any_axis && all_certain_overlap {
         Classification::Overlapping
     } else {
         Classification::Uncertain
+    }
+}
+
+enum Judgement {
+    Separates,
+    Overlaps,
+    Undecided,
+    NoFacet,
+}
+
+#[inline(always)]
+fn judge(s: &AxisSlack) -> Judgement {
+    if s.norm == 0.0 {
+        // L~ = 0 iff L = 0 (relative error): parallel axes, no facet.
+        Judgement::NoFacet
+    } else if s.slack < -s.bound {
+        Judgement::Separates
+    } else if s.slack > s.bound {
+        Judgement::Overlaps
+    } else {
+        // Includes NaN (overflow beyond ~1e150): never certified.
+        Judgement::Undecided
     }
 }
