@@ -6,8 +6,10 @@
 //!   half of the pairs intersect;
 //! - `near_contact`: pairs moved so that they touch or miss by 1e-6..1e-3 of their size, the
 //!   cases the certified fallback exists for;
-//! - `aligned_stack`: identical rotations, boxes resting on each other (near-parallel edges
-//!   everywhere: the worst case for the f32 filter).
+//! - `aligned_stack`: identical rotations, boxes resting on each other, touching up to the
+//!   rounding of the centres (near-parallel edges everywhere: the worst case for the filter).
+//!
+//! Results and ratios are kept in docs/benchmarks.md.
 
 // Real -> f32 casts are identities in the default build and needed in the f64 build.
 #![allow(clippy::unnecessary_cast)]
