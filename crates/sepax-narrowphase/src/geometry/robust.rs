@@ -45,6 +45,50 @@ pub fn norm1(v: &Vector3) -> Real {
     v.x.abs() + v.y.abs() + v.z.abs()
 }
 
+/// A power of two `k` for a pair whose largest coordinate or size (relative to its base point)
+/// is `m`: 1 when `m` is moderate (within `2^-40 .. 2^40`), zero or not finite; otherwise `k`
+/// with `m * k` in `[1/32, 1/16)`, so that sums of a dozen such terms stay below 1. Multiplying
+/// the pair by `k` is exact (barring subnormal components, negligible against the scale) and
+/// keeps squared distances away from overflow and underflow.
+#[inline]
+pub(crate) fn unit_scale(m: Real) -> Real {
+    const LIMIT: Real = (1u64 << 40) as Real;
+    if !m.is_finite() || m == 0.0 || (m < LIMIT && m > 1.0 / LIMIT) {
+        return 1.0;
+    }
+    const STEP: Real = (1u64 << 32) as Real;
+    let (mut x, mut k): (Real, Real) = (m, 1.0);
+    while x >= STEP {
+        x /= STEP;
+        k /= STEP;
+    }
+    while x < 1.0 / STEP {
+        x *= STEP;
+        k *= STEP;
+    }
+    while x >= 1.0 / 16.0 {
+        x *= 0.5;
+        k *= 0.5;
+    }
+    while x < 1.0 / 32.0 {
+        x *= 2.0;
+        k *= 2.0;
+    }
+    // In f64, k can leave the normal range only for m near the ends of the range.
+    if k == 0.0 || !k.is_finite() {
+        1.0
+    } else {
+        k
+    }
+}
+
+/// The largest absolute component among `vectors` and `sizes` (never overflows).
+#[inline]
+pub(crate) fn max_abs(vectors: &[&Vector3], sizes: &[Real]) -> Real {
+    let v = vectors.iter().fold(0.0 as Real, |m, v| m.max(v.amax()));
+    sizes.iter().fold(v, |m, s| m.max(s.abs()))
+}
+
 /// Whether a squared distance `dist_sq` is within `reach` (a radius plus a rounding allowance).
 /// `reach * reach` is rounded up by one relative `2u`, which the callers' allowances include.
 #[inline]

@@ -11,7 +11,7 @@ use sepax_shapes::math::Real;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Capsule};
 
-use crate::geometry::robust::{norm1, within_reach};
+use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::segment_box::segment_local_box_distance_squared;
 
 /// Rounding allowance per unit of `S`: two roundings to reach the box frame, and the
@@ -22,13 +22,16 @@ pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
 /// Whether a closed capsule and a closed AABB intersect (touching counts).
 pub fn intersects(a: &Capsule, b: &Aabb) -> bool {
     let min = b.min();
-    let h = (b.max() - min) * 0.5;
+    // Halve before subtracting: `max - min` may overflow where `max/2 - min/2` does not.
+    let h = b.max().coords * 0.5 - min.coords * 0.5;
     let p = (a.p0() - min) - h;
     let q = (a.p1() - min) - h;
-    let s = norm1(&p) + norm1(&q) + norm1(&h) + a.radius();
+    let k = unit_scale(max_abs(&[&p, &q, &h], &[a.radius()]));
+    let (p, q, h, radius) = (p * k, q * k, h * k, a.radius() * k);
+    let s = norm1(&p) + norm1(&q) + norm1(&h) + radius;
     within_reach(
         segment_local_box_distance_squared(&p, &q, &h),
-        a.radius() + ALLOWANCE * s,
+        radius + ALLOWANCE * s,
     )
 }
 

@@ -12,7 +12,7 @@ use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Capsule;
 
-use crate::geometry::robust::{norm1, within_reach};
+use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::segment::segment_segment_distance_squared;
 
 /// Rounding allowance per unit of `S`: the segment distance is accurate to about
@@ -23,10 +23,10 @@ pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
 pub fn intersects(a: &Capsule, b: &Capsule) -> bool {
     let base = a.p0();
     let p1 = Point3::origin();
-    let q1 = Point3::from(a.p1() - base);
-    let p2 = Point3::from(b.p0() - base);
-    let q2 = Point3::from(b.p1() - base);
-    let r = a.radius() + b.radius();
+    let (q1, p2, q2) = (a.p1() - base, b.p0() - base, b.p1() - base);
+    let k = unit_scale(max_abs(&[&q1, &p2, &q2], &[a.radius(), b.radius()]));
+    let [q1, p2, q2] = [q1, p2, q2].map(|v| Point3::from(v * k));
+    let r = (a.radius() + b.radius()) * k;
     let s = norm1(&q1.coords) + norm1(&p2.coords) + norm1(&q2.coords) + r;
     within_reach(
         segment_segment_distance_squared(&p1, &q1, &p2, &q2),

@@ -11,7 +11,7 @@ use sepax_shapes::math::Real;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Capsule, Obb};
 
-use crate::geometry::robust::{norm1, within_reach};
+use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::segment_box::segment_local_box_distance_squared;
 
 /// Rounding allowance per unit of `S`: the frame change costs `gamma(3)` per coordinate, the
@@ -25,15 +25,16 @@ pub const AXES_FACTOR: Real = 4.0;
 /// Whether a closed capsule and a closed OBB intersect (touching counts).
 pub fn intersects(a: &Capsule, b: &Obb) -> bool {
     let c = b.center();
-    let (v0, v1) = (a.p0() - c, a.p1() - c);
+    let (v0, v1, h) = (a.p0() - c, a.p1() - c, b.half_extents());
+    let k = unit_scale(max_abs(&[&v0, &v1, &h], &[a.radius()]));
+    let (v0, v1, h, radius) = (v0 * k, v1 * k, h * k, a.radius() * k);
     let p = b.axes().tr_mul(&v0);
     let q = b.axes().tr_mul(&v1);
-    let h = b.half_extents();
-    let s = norm1(&v0) + norm1(&v1) + norm1(&h) + a.radius();
+    let s = norm1(&v0) + norm1(&v1) + norm1(&h) + radius;
     let allowance = (ALLOWANCE + AXES_FACTOR * b.axes_error()) * s;
     within_reach(
         segment_local_box_distance_squared(&p, &q, &h),
-        a.radius() + allowance,
+        radius + allowance,
     )
 }
 

@@ -11,7 +11,7 @@ use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Capsule, Triangle};
 
-use crate::geometry::robust::{norm1, within_reach};
+use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::triangle::segment_triangle_distance_squared;
 
 /// Rounding allowance per unit of `S`: the segment–triangle distance is accurate to about
@@ -22,12 +22,14 @@ pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
 pub fn intersects(a: &Capsule, b: &Triangle) -> bool {
     let base = a.p0();
     let p = Point3::origin();
-    let q = Point3::from(a.p1() - base);
-    let [v0, v1, v2] = b.vertices().map(|v| Point3::from(v - base));
-    let s =
-        norm1(&q.coords) + norm1(&v0.coords) + norm1(&v1.coords) + norm1(&v2.coords) + a.radius();
+    let q = a.p1() - base;
+    let [v0, v1, v2] = b.vertices().map(|v| v - base);
+    let k = unit_scale(max_abs(&[&q, &v0, &v1, &v2], &[a.radius()]));
+    let [q, v0, v1, v2] = [q, v0, v1, v2].map(|v| Point3::from(v * k));
+    let radius = a.radius() * k;
+    let s = norm1(&q.coords) + norm1(&v0.coords) + norm1(&v1.coords) + norm1(&v2.coords) + radius;
     let d2 = segment_triangle_distance_squared(&p, &q, &v0, &v1, &v2);
-    within_reach(d2, a.radius() + ALLOWANCE * s)
+    within_reach(d2, radius + ALLOWANCE * s)
 }
 
 #[cfg(test)]

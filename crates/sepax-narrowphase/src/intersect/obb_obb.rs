@@ -122,31 +122,32 @@ pub struct BoxWitness {
 }
 
 /// The witness for a box pair: which of the 15 SAT axes separates them (with its direction and
-/// gap) or, when they overlap, the axis of least overlap and the depth along it.
-pub fn explain<A: BoxShape, B: BoxShape>(a: &A, b: &B) -> BoxWitness {
+/// gap) or, when they overlap, the axis of least overlap and the depth along it. The signs
+/// always agree with the verdict: `distance > 0` when Separated, `<= 0` when Overlapping.
+pub fn explain<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> BoxWitness {
+    if let (BoxRef::Aabb(x), BoxRef::Aabb(y)) = (a.as_box(), b.as_box()) {
+        return explain_aabb_aabb(x, y);
+    }
     let (fa, fb) = (a.frame(), b.frame());
     let classification = classify(a, b);
     let slacks = certified::axis_slacks(&fa, &fb);
     let separated = classification == Classification::Separated;
-    // Score: normalised gap (separated, maximise) or normalised slack (otherwise, minimise).
+    // Minimise the normalised slack: the largest gap when separated (among the axes that
+    // certify it), the least overlap otherwise. An axis replaces the best so far only when
+    // lower by more than both rounding bounds, so faces (tested first) win ties.
     let mut best: Option<(&AxisSlack, f64, f64)> = None;
-    for s in slacks
+    let candidates = slacks
         .iter()
-        .filter(|s| s.norm > 0.0 && s.slack.is_finite())
-    {
+        .filter(|s| s.norm > 0.0 && s.slack.is_finite() && (!separated || s.slack < -s.bound));
+    for s in candidates {
         let value = s.slack / s.norm;
         let tol = s.bound / s.norm;
-        let better = match best {
-            None => true,
-            Some((_, v, t)) if separated => value < v - (t + tol),
-            Some((_, v, t)) => value < v - (t + tol),
-        };
-        if better {
+        if best.is_none_or(|(_, v, t)| value < v - (t + tol)) {
             best = Some((s, value, tol));
         }
     }
     let Some((s, value, _)) = best else {
-        // Every axis degenerate or non-finite (inputs beyond ~1e150): report A's x face.
+        // Every axis degenerate or non-finite (f64 inputs beyond ~1e150): no witness.
         return BoxWitness {
             classification,
             axis: SatAxis::FaceA(0),
@@ -159,17 +160,13 @@ pub fn explain<A: BoxShape, B: BoxShape>(a: &A, b: &B) -> BoxWitness {
     let sign = if s.along < 0.0 { -1.0 } else { 1.0 };
     let n: [f64; 3] = core::array::from_fn(|k| sign * s.vector[k] / s.norm);
     let interval = |f: &BoxFrame| -> [Real; 2] {
-        let c = [
-            f.center.x as f64 + f.center_lo.x as f64,
-            f.center.y as f64 + f.center_lo.y as f64,
-            f.center.z as f64 + f.center_lo.z as f64,
-        ];
+        let c: [f64; 3] = core::array::from_fn(|k| f.center[k] as f64 + f.center_lo[k] as f64);
         let mid = n[0] * c[0] + n[1] * c[1] + n[2] * c[2];
         let mut r = 0.0;
         for k in 0..3 {
             let col = f.axes.column(k);
-            r += f.half[k] as f64
-                * (n[0] * col[0] as f64 + n[1] * col[1] as f64 + n[2] * col[2] as f64).abs();
+            let h = f.half[k] as f64 + f.half_lo[k] as f64;
+            r += h * (n[0] * col[0] as f64 + n[1] * col[1] as f64 + n[2] * col[2] as f64).abs();
         }
         [(mid - r) as Real, (mid + r) as Real]
     };
@@ -180,5 +177,55 @@ pub fn explain<A: BoxShape, B: BoxShape>(a: &A, b: &B) -> BoxWitness {
         distance: (-value) as Real,
         interval_a: interval(&fa),
         interval_b: interval(&fb),
+    }
+}
+
+/// The witness of two AABBs, exactly: each per-axis gap `min_B - max_A` or `min_A - max_B` is
+/// one rounded subtraction, whose sign is the exact sign.
+fn explain_aabb_aabb(a: &Aabb, b: &Aabb) -> BoxWitness {
+    let (amin, amax, bmin, bmax) = (a.min(), a.max(), b.min(), b.max());
+    // Per axis: (signed distance, B on the positive side?).
+    let along = |k: usize| -> (Real, bool) {
+        let (above, below) = (bmin[k] - amax[k], amin[k] - bmax[k]);
+        if above > 0.0 || below > 0.0 {
+            // Separated on this axis: the gap.
+            if above >= below {
+                (above, true)
+            } else {
+                (below, false)
+            }
+        } else {
+            // Overlapping: minus the smaller of the two overlaps, pushing B the short way.
+            let (up, down) = (amax[k] - bmin[k], bmax[k] - amin[k]);
+            if up <= down {
+                (-up, true)
+            } else {
+                (-down, false)
+            }
+        }
+    };
+    let per_axis = [along(0), along(1), along(2)];
+    let separated = per_axis.iter().any(|(d, _)| *d > 0.0);
+    // Separated: the largest gap; overlapping: the least overlap (the largest of -depth).
+    let mut k = 0;
+    for i in 1..3 {
+        if per_axis[i].0 > per_axis[k].0 {
+            k = i;
+        }
+    }
+    let (distance, positive) = per_axis[k];
+    let s: Real = if positive { 1.0 } else { -1.0 };
+    let project = |lo: Real, hi: Real| if positive { [lo, hi] } else { [-hi, -lo] };
+    BoxWitness {
+        classification: if separated {
+            Classification::Separated
+        } else {
+            Classification::Overlapping
+        },
+        axis: SatAxis::FaceA(k as u8),
+        direction: Vector3::ith(k, s),
+        distance,
+        interval_a: project(amin[k], amax[k]),
+        interval_b: project(bmin[k], bmax[k]),
     }
 }

@@ -12,7 +12,7 @@ use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Sphere};
 
-use crate::geometry::robust::{norm1, within_reach};
+use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 
 /// Rounding allowance per unit of the magnitude `S`. The corners relative to the centre carry
 /// one rounding each (relative `u`), the clamp is exact and the sum of squares adds `gamma(3)`;
@@ -22,12 +22,13 @@ pub const ALLOWANCE: Real = 8.0 * UNIT_ROUNDOFF;
 /// Whether a closed ball and a closed AABB intersect (touching counts).
 pub fn intersects(a: &Sphere, b: &Aabb) -> bool {
     let c = a.center();
-    let lo = b.min() - c;
-    let hi = b.max() - c;
+    let (lo, hi) = (b.min() - c, b.max() - c);
+    let k = unit_scale(max_abs(&[&lo, &hi], &[a.radius()]));
+    let (lo, hi, radius) = (lo * k, hi * k, a.radius() * k);
     // The vector from the centre (now the origin) to the closest box point.
     let d = Vector3::zeros().sup(&lo).inf(&hi);
-    let s = norm1(&lo) + norm1(&hi) + a.radius();
-    within_reach(d.norm_squared(), a.radius() + ALLOWANCE * s)
+    let s = norm1(&lo) + norm1(&hi) + radius;
+    within_reach(d.norm_squared(), radius + ALLOWANCE * s)
 }
 
 #[cfg(test)]

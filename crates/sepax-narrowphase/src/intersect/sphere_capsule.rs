@@ -9,7 +9,7 @@ use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Capsule, Sphere};
 
-use crate::geometry::robust::{norm1, within_reach};
+use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::segment::point_segment_distance_squared;
 
 /// Rounding allowance per unit of `S`: the clamped projection is backward stable (the
@@ -20,9 +20,10 @@ pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
 /// Whether a closed ball and a closed capsule intersect (touching counts).
 pub fn intersects(a: &Sphere, b: &Capsule) -> bool {
     let c = a.center();
-    let p = Point3::from(b.p0() - c);
-    let q = Point3::from(b.p1() - c);
-    let r = a.radius() + b.radius();
+    let (p, q) = (b.p0() - c, b.p1() - c);
+    let k = unit_scale(max_abs(&[&p, &q], &[a.radius(), b.radius()]));
+    let (p, q) = (Point3::from(p * k), Point3::from(q * k));
+    let r = (a.radius() + b.radius()) * k;
     let s = norm1(&p.coords) + norm1(&q.coords) + r;
     within_reach(
         point_segment_distance_squared(&Point3::origin(), &p, &q),

@@ -12,7 +12,7 @@ use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Obb, Sphere};
 
-use crate::geometry::robust::{norm1, within_reach};
+use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 
 /// Rounding allowance per unit of `S`: the frame change `A^T v` is off by `gamma(3) |v|_1` per
 /// coordinate, the clamp is exact, the sum of squares adds `gamma(3)`; 16u covers it.
@@ -25,13 +25,14 @@ pub const AXES_FACTOR: Real = 4.0;
 
 /// Whether a closed ball and a closed OBB intersect (touching counts).
 pub fn intersects(a: &Sphere, b: &Obb) -> bool {
-    let v = a.center() - b.center();
+    let (v, h) = (a.center() - b.center(), b.half_extents());
+    let k = unit_scale(max_abs(&[&v, &h], &[a.radius()]));
+    let (v, h, radius) = (v * k, h * k, a.radius() * k);
     let l = b.axes().tr_mul(&v);
-    let h = b.half_extents();
     let d = Vector3::from_fn(|k, _| (l[k].abs() - h[k]).max(0.0));
-    let s = norm1(&v) + norm1(&h) + a.radius();
+    let s = norm1(&v) + norm1(&h) + radius;
     let allowance = (ALLOWANCE + AXES_FACTOR * b.axes_error()) * s;
-    within_reach(d.norm_squared(), a.radius() + allowance)
+    within_reach(d.norm_squared(), radius + allowance)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use sepax_shapes::math::Real;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Sphere;
 
-use crate::geometry::robust::{norm1, within_reach};
+use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 
 /// Rounding allowance per unit of the magnitude `S` (see the module docs). The computed
 /// distance is off by at most `gamma(4) |c_b - c_a|` (one subtraction, a three-term sum of
@@ -21,7 +21,8 @@ pub const ALLOWANCE: Real = 8.0 * UNIT_ROUNDOFF;
 /// Whether two closed balls intersect (touching counts).
 pub fn intersects(a: &Sphere, b: &Sphere) -> bool {
     let d = b.center() - a.center();
-    let r = a.radius() + b.radius();
+    let k = unit_scale(max_abs(&[&d], &[a.radius(), b.radius()]));
+    let (d, r) = (d * k, (a.radius() + b.radius()) * k);
     let s = norm1(&d) + r;
     within_reach(d.norm_squared(), r + ALLOWANCE * s)
 }

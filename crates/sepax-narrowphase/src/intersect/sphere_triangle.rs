@@ -10,7 +10,7 @@ use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Sphere, Triangle};
 
-use crate::geometry::robust::{norm1, within_reach};
+use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::triangle::point_triangle_distance_squared;
 
 /// Rounding allowance per unit of `S`: the face-region decision and the plane distance are
@@ -21,10 +21,13 @@ pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
 /// Whether a closed ball and a closed triangle intersect (touching counts).
 pub fn intersects(a: &Sphere, b: &Triangle) -> bool {
     let c = a.center();
-    let [v0, v1, v2] = b.vertices().map(|v| Point3::from(v - c));
-    let s = norm1(&v0.coords) + norm1(&v1.coords) + norm1(&v2.coords) + a.radius();
+    let [v0, v1, v2] = b.vertices().map(|v| v - c);
+    let k = unit_scale(max_abs(&[&v0, &v1, &v2], &[a.radius()]));
+    let [v0, v1, v2] = [v0, v1, v2].map(|v| Point3::from(v * k));
+    let radius = a.radius() * k;
+    let s = norm1(&v0.coords) + norm1(&v1.coords) + norm1(&v2.coords) + radius;
     let d2 = point_triangle_distance_squared(&Point3::origin(), &v0, &v1, &v2);
-    within_reach(d2, a.radius() + ALLOWANCE * s)
+    within_reach(d2, radius + ALLOWANCE * s)
 }
 
 #[cfg(test)]

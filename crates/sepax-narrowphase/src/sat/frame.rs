@@ -43,13 +43,15 @@ impl From<&Aabb> for BoxFrame {
         let mut half = Vector3::zeros();
         let mut half_lo = Vector3::zeros();
         for k in 0..3 {
-            // Halving is exact barring underflow into subnormals.
-            let (s, e) = two_sum(min[k], max[k]);
-            center[k] = s * 0.5;
-            center_lo[k] = e * 0.5;
-            let (s, e) = two_sum(max[k], -min[k]);
-            half[k] = s * 0.5;
-            half_lo[k] = e * 0.5;
+            // Halve first so that `min + max` cannot overflow; halving is exact barring
+            // subnormals, and TwoSum then carries the exact sum.
+            let (lo, hi) = (min[k] * 0.5, max[k] * 0.5);
+            let (s, e) = two_sum(lo, hi);
+            center[k] = s;
+            center_lo[k] = e;
+            let (s, e) = two_sum(hi, -lo);
+            half[k] = s;
+            half_lo[k] = e;
         }
         BoxFrame {
             center,

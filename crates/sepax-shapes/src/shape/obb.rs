@@ -59,16 +59,7 @@ impl Obb {
                 });
             }
         }
-        // The box must fit in the finite range (so that its corners and world AABB are finite).
-        let w = axes.abs() * half_extents;
-        let reach = center.coords.abs() + w;
-        if !(reach.iter().all(|v| v.is_finite()) && w.iter().all(|v| v.is_finite())) {
-            return Err(ShapeError::Degenerate {
-                shape: "Obb",
-                field: "half_extents",
-                reason: "center ± half_extents overflows the finite range",
-            });
-        }
+        check_reach(&center, &axes, &half_extents)?;
         Ok(Self {
             center,
             axes,
@@ -278,6 +269,7 @@ impl Obb {
         check_finite_slice("Obb", "offset", offset.as_slice())?;
         let center = self.center + offset;
         check_finite_slice("Obb", "center", center.coords.as_slice())?;
+        check_reach(&center, &self.axes, &self.half_extents)?;
         Ok(Obb { center, ..*self })
     }
 
@@ -287,6 +279,7 @@ impl Obb {
         crate::error::check_finite("Obb", "margin", None, margin)?;
         let h = (self.half_extents + Vector3::repeat(margin)).sup(&Vector3::zeros());
         check_finite_slice("Obb", "half_extents", h.as_slice())?;
+        check_reach(&self.center, &self.axes, &h)?;
         Ok(Obb {
             half_extents: h,
             ..*self
@@ -348,4 +341,19 @@ fn axes_defect_bound(axes: &Matrix3) -> Real {
 /// Axes made of 0 and ±1 only: exactly orthonormal, so the defect is exactly 0.
 fn is_signed_permutation(axes: &Matrix3) -> bool {
     axes.iter().all(|v| *v == 0.0 || v.abs() == 1.0)
+}
+
+/// The box must fit in the finite range (so that its corners and world AABB are finite).
+fn check_reach(center: &Point3, axes: &Matrix3, half_extents: &Vector3) -> Result<(), ShapeError> {
+    let w = axes.abs() * half_extents;
+    let reach = center.coords.abs() + w;
+    if reach.iter().all(|v| v.is_finite()) && w.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(ShapeError::Degenerate {
+            shape: "Obb",
+            field: "half_extents",
+            reason: "center ± half_extents overflows the finite range",
+        })
+    }
 }
