@@ -11,21 +11,8 @@
 
 mod common;
 
-use common::{pair_scale, AnyBox, Category, Gen, CATEGORIES};
+use common::{band, AnyBox, Category, Gen, CATEGORIES};
 use sepax_narrowphase::intersect::{classify, intersects, Classification};
-use sepax_narrowphase::sat::certified::CERT_ROUNDING_FACTOR;
-
-/// The documented band for a pair: `2 * 20 u64 S` (a slack is undecided while `|f~| <= bound`,
-/// and `|f~ - f| <= 0.8 bound`; times the 1.0001 axis-length allowance), plus
-/// `3 (delta_A + delta_B) S` when the exact zonotope is not full-dimensional (docs §3.2).
-fn band(a: &AnyBox, b: &AnyBox, full_dimensional: bool) -> f64 {
-    let s = pair_scale(a, b);
-    let mut band = 2.0 * CERT_ROUNDING_FACTOR * (f64::EPSILON / 2.0) * 1.0001 * s;
-    if !full_dimensional {
-        band += 3.0 * (a.axes_error() + b.axes_error()) * s;
-    }
-    band
-}
 
 #[derive(Default, Debug)]
 struct Tally {

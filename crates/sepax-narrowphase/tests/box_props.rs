@@ -22,13 +22,12 @@
 
 mod common;
 
-use common::{pair_scale, AnyBox, Gen, CATEGORIES};
+use common::{in_band, pair_scale, AnyBox, Gen, CATEGORIES};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use rand::Rng;
 use sepax_exact::{BoxBoxExact, ExactAxis};
 use sepax_narrowphase::intersect::{classify, explain, intersects, Classification, SatAxis};
-use sepax_narrowphase::sat::certified::CERT_ROUNDING_FACTOR;
 use sepax_shapes::math::{Matrix3, Point3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Obb};
 
@@ -193,22 +192,6 @@ fn box_pair() -> impl Strategy<Value = (AnyBox, AnyBox)> {
 
 fn exact(a: &AnyBox, b: &AnyBox) -> BoxBoxExact {
     sepax_exact::box_box(&a.exact(), &b.exact())
-}
-
-/// The band of docs/tolerance.md §4 (as in box_box_exact.rs: `2 * 20 u64 S` times the 1.0001
-/// axis-length allowance of §3.2, plus `3 (delta_A + delta_B) S` when the exact zonotope is not
-/// full-dimensional, i.e. the exact axis is `ExactAxis::Other`).
-fn band(a: &AnyBox, b: &AnyBox, e: &BoxBoxExact) -> f64 {
-    let s = pair_scale(a, b);
-    let mut band = 2.0 * CERT_ROUNDING_FACTOR * U64 * 1.0001 * s;
-    if e.axis == ExactAxis::Other {
-        band += 3.0 * (a.axes_error() + b.axes_error()) * s;
-    }
-    band
-}
-
-fn in_band(a: &AnyBox, b: &AnyBox, e: &BoxBoxExact) -> bool {
-    !e.margin_exceeds(band(a, b, e))
 }
 
 fn cls(a: &AnyBox, b: &AnyBox) -> Classification {

@@ -14,11 +14,10 @@
 
 mod common;
 
-use common::{exact_shapes_intersect, pair_scale, shape_box, AnyBox, Gen};
+use common::{band, exact_shapes_intersect, shape_box, AnyBox, Gen};
 use sepax_narrowphase::intersect::{
     classify, intersects, intersects_shapes, Classification, Unsupported, INTERSECT_TABLE,
 };
-use sepax_narrowphase::sat::certified::CERT_ROUNDING_FACTOR;
 use sepax_shapes::math::Point3;
 use sepax_shapes::{Shape, ShapeKind};
 
@@ -117,18 +116,6 @@ fn table_is_complete() {
             }
         }
     }
-}
-
-/// The band of docs/tolerance.md §4 for a box pair (as in box_box_exact.rs: `2 * 20 u64 S`
-/// times the 1.0001 axis-length allowance of §3.2, plus `3 (delta_A + delta_B) S` when the
-/// exact zonotope is not full-dimensional).
-fn band(a: &AnyBox, b: &AnyBox, full_dimensional: bool) -> f64 {
-    let s = pair_scale(a, b);
-    let mut band = 2.0 * CERT_ROUNDING_FACTOR * (f64::EPSILON / 2.0) * 1.0001 * s;
-    if !full_dimensional {
-        band += 3.0 * (a.axes_error() + b.axes_error()) * s;
-    }
-    band
 }
 
 #[derive(Default, Debug)]

@@ -26,10 +26,9 @@
 
 mod common;
 
-use common::{exact_shapes_intersect, shape_box, AnyBox, Gen};
+use common::{band, exact_shapes_intersect, pair_scale, shape_box, AnyBox, Gen};
 use rand::Rng;
 use sepax_narrowphase::intersect::{classify, explain, intersects_shapes, Classification};
-use sepax_narrowphase::sat::certified::CERT_ROUNDING_FACTOR;
 use sepax_shapes::math::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeKind, Sphere, Triangle};
 
@@ -145,27 +144,6 @@ const fn ulp_of_max16() -> Real {
     x
 }
 
-/// `S = sum h_A + sum h_B + |c_B - c_A|` without overflow near `f64::MAX` (the shared
-/// `pair_scale` squares the offset), in halves.
-fn half_scale(a: &AnyBox, b: &AnyBox) -> f64 {
-    let (ca, cb) = (a.center64(), b.center64());
-    let d = [0, 1, 2].map(|k| 0.5 * cb[k] - 0.5 * ca[k]);
-    0.5 * a.half_sum() + 0.5 * b.half_sum() + d[0].hypot(d[1]).hypot(d[2])
-}
-
-/// The documented band (§4) for a box pair, as in box_box_exact.rs (computed from `S / 2`
-/// so that it stays finite; `S` itself may exceed `f64::MAX` in the f64 build).
-fn band(a: &AnyBox, b: &AnyBox, full_dimensional: bool) -> f64 {
-    let s = 2.0 * half_scale(a, b);
-    debug_assert!(s.is_finite() || cfg!(feature = "f64"));
-    let s = s.min(f64::MAX);
-    let mut band = 2.0 * CERT_ROUNDING_FACTOR * (f64::EPSILON / 2.0) * 1.0001 * s;
-    if !full_dimensional {
-        band += 3.0 * (a.axes_error() + b.axes_error()) * s;
-    }
-    band
-}
-
 #[derive(Default, Debug)]
 struct Tally {
     pairs: usize,
@@ -222,7 +200,7 @@ fn check_pair(a: &Shape, b: &Shape, t: &mut Tally) {
                 // stage's products are subnormal (S < 2^-1022 / u64) round absolutely, so the
                 // relative bound cannot certify them; they stay undecided (never wrong).
                 let f64_stage_underflows = cfg!(feature = "f64")
-                    && 2.0 * half_scale(&x, &y) < f64::MIN_POSITIVE / (f64::EPSILON / 2.0);
+                    && pair_scale(&x, &y) < f64::MIN_POSITIVE / (f64::EPSILON / 2.0);
                 assert!(
                     f64_stage_overflows || f64_stage_underflows,
                     "Uncertain outside the band ({band:e}): {} {e:?}",

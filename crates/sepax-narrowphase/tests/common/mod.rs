@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax_exact::ExactBox;
 use sepax_narrowphase::intersect::{explain, BoxShape};
+use sepax_narrowphase::sat::certified::CERT_ROUNDING_FACTOR;
 use sepax_shapes::math::{Point3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Obb};
 
@@ -80,11 +81,30 @@ pub fn obb_exact(b: &Obb) -> ExactBox {
     )
 }
 
-/// The scale `S = sum h_A + sum h_B + |c_B - c_A|` of a pair (f64; the band is relative to it).
+/// The scale `S = sum h_A + sum h_B + |c_B - c_A|` of a pair (f64; the band is relative to
+/// it), computed in halves so that it does not overflow near `f64::MAX` (clamped there).
 pub fn pair_scale(a: &AnyBox, b: &AnyBox) -> f64 {
     let (ca, cb) = (a.center64(), b.center64());
-    let d = ((cb[0] - ca[0]).powi(2) + (cb[1] - ca[1]).powi(2) + (cb[2] - ca[2]).powi(2)).sqrt();
-    a.half_sum() + b.half_sum() + d
+    let d = [0, 1, 2].map(|k| 0.5 * cb[k] - 0.5 * ca[k]);
+    let half = 0.5 * a.half_sum() + 0.5 * b.half_sum() + d[0].hypot(d[1]).hypot(d[2]);
+    (2.0 * half).min(f64::MAX)
+}
+
+/// The documented band of docs/tolerance.md §4 for a box pair: `2 * 20 u64 S` (a slack is
+/// undecided while `|f~| <= bound` and `|f~ - f| <= 0.8 bound`) times the 1.0001 axis-length
+/// allowance, plus `3 (delta_A + delta_B) S` when the exact zonotope is not full-dimensional.
+pub fn band(a: &AnyBox, b: &AnyBox, full_dimensional: bool) -> f64 {
+    let s = pair_scale(a, b);
+    let mut band = 2.0 * CERT_ROUNDING_FACTOR * (f64::EPSILON / 2.0) * 1.0001 * s;
+    if !full_dimensional {
+        band += 3.0 * (a.axes_error() + b.axes_error()) * s;
+    }
+    band
+}
+
+/// Whether the exact margin of the pair lies within the documented band.
+pub fn in_band(a: &AnyBox, b: &AnyBox, e: &sepax_exact::BoxBoxExact) -> bool {
+    !e.margin_exceeds(band(a, b, e.axis != sepax_exact::ExactAxis::Other))
 }
 
 /// Dispatches a generic box call on two `AnyBox`es.
