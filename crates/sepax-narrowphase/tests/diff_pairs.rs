@@ -211,6 +211,23 @@ const CATS: [Cat; 5] = [
     Cat::NearParallel,
 ];
 
+/// A box core as (centre, axes, half-extents) in f64 (an AABB with identity axes).
+fn box_frame(b: &Core) -> ([f64; 3], [[f64; 3]; 3], [f64; 3]) {
+    match b {
+        Core::Aabb(bx) => (
+            f3(&Point3::from((bx.min().coords + bx.max().coords) * 0.5)),
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            vf3(&bx.half_extents()),
+        ),
+        Core::Obb(bx) => (
+            f3(&bx.center()),
+            [0, 1, 2].map(|k| vf3(&bx.axis(k))),
+            vf3(&bx.half_extents()),
+        ),
+        _ => unreachable!("box_frame is only called on box cores"),
+    }
+}
+
 /// For `Cat::NearParallel`: a segment nearly parallel to a segment of `b` (its own segment, a
 /// triangle edge, a box edge), shifted along it and sideways by small random amounts.
 fn near_parallel_segment(g: &mut Gen, b: &Core, size: f64) -> Core {
@@ -223,19 +240,7 @@ fn near_parallel_segment(g: &mut Gen, b: &Core, size: f64) -> Core {
             (f3(&v[i]), f3(&v[(i + 1) % 3]))
         }
         Core::Aabb(_) | Core::Obb(_) => {
-            let (c, axes, h) = match b {
-                Core::Aabb(bx) => (
-                    f3(&Point3::from((bx.min().coords + bx.max().coords) * 0.5)),
-                    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
-                    vf3(&bx.half_extents()),
-                ),
-                Core::Obb(bx) => (
-                    f3(&bx.center()),
-                    [0, 1, 2].map(|k| vf3(&bx.axis(k))),
-                    vf3(&bx.half_extents()),
-                ),
-                _ => unreachable!(),
-            };
+            let (c, axes, h) = box_frame(b);
             let k = g.pick(3);
             let mut corner = c;
             for (j, a) in axes.iter().enumerate() {
@@ -645,19 +650,7 @@ fn capsule_triangle() {
 fn support(g: &mut Gen, b: &Core) -> ([f64; 3], [f64; 3]) {
     match b {
         Core::Aabb(_) | Core::Obb(_) => {
-            let (c, axes, h) = match b {
-                Core::Aabb(bx) => (
-                    f3(&Point3::from((bx.min().coords + bx.max().coords) * 0.5)),
-                    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
-                    vf3(&bx.half_extents()),
-                ),
-                Core::Obb(bx) => (
-                    f3(&bx.center()),
-                    [0, 1, 2].map(|k| vf3(&bx.axis(k))),
-                    vf3(&bx.half_extents()),
-                ),
-                _ => unreachable!(),
-            };
+            let (c, axes, h) = box_frame(b);
             let active = 1 + g.pick(3);
             let first = g.pick(3);
             let (mut x, mut n) = (c, [0.0; 3]);
