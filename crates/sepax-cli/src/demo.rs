@@ -1,0 +1,487 @@
+//! `sepax demo`: a seeded room full of moving shapes, run frame by frame through the same
+//! pipeline as `sepax check` (world AABBs, sort-and-sweep, narrow phase), with per-phase timings
+//! and a picture of the last frame.
+//!
+//! The room is a floor and four walls (static AABBs). The moving shapes are oriented boxes with
+//! random rotations and spins, some axis-aligned boxes, spheres and spinning capsules, all with
+//! constant velocities that flip when a shape's world AABB leaves the room. Pairs of static shapes
+//! (the walls stand on the floor, so they touch) are not tested.
+
+use crate::input::CliError;
+use crate::sweep::SweepAndPrune;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sepax_narrowphase::intersect::intersects_shapes;
+use sepax_scene::svg::{render_svg, DrawShape, SvgOptions};
+use sepax_shapes::math::{Point3, Quaternion, Real, UnitQuaternion, Vector3};
+use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeError, Sphere};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `sepax demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Number of moving shapes (the floor and the four walls come on top).
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    pub shapes: usize,
+    /// Number of frames to simulate (at 60 frames per simulated second).
+    #[arg(long, value_name = "N", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub frames: u64,
+    /// Seed of the random scene (the same seed gives the same run).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Where to write the SVG picture of the last frame (hits highlighted).
+    #[arg(long, value_name = "PATH", default_value = "demo.svg")]
+    pub svg: PathBuf,
+}
+
+/// Time step of a frame, in seconds.
+const DT: Real = 1.0 / 60.0;
+/// Height of the room's walls.
+const HEIGHT: Real = 8.0;
+/// Thickness of the floor and walls.
+const THICKNESS: Real = 1.0;
+/// Number of static shapes (floor + 4 walls), which come first.
+const STATIC: usize = 5;
+
+/// How a moving shape is described between frames.
+#[derive(Debug, Clone, Copy)]
+enum Body {
+    /// An axis-aligned box: it translates but never turns.
+    Aabb { half: Vector3 },
+    /// An oriented box turning by `spin` every frame.
+    Obb {
+        half: Vector3,
+        rotation: UnitQuaternion,
+        spin: UnitQuaternion,
+    },
+    /// A sphere.
+    Sphere { radius: Real },
+    /// A capsule whose axis (`half_axis`, from the centre to `p1`) turns by `spin` every frame.
+    Capsule {
+        half_axis: Vector3,
+        radius: Real,
+        spin: UnitQuaternion,
+    },
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Mover {
+    center: Point3,
+    velocity: Vector3,
+    body: Body,
+}
+
+impl Mover {
+    /// A radius that bounds the shape around its centre (for the initial placement).
+    fn reach(&self) -> Real {
+        match self.body {
+            Body::Aabb { half } | Body::Obb { half, .. } => half.norm(),
+            Body::Sphere { radius } => radius,
+            Body::Capsule {
+                half_axis, radius, ..
+            } => half_axis.norm() + radius,
+        }
+    }
+
+    fn shape(&self) -> Result<Shape, ShapeError> {
+        let c = self.center;
+        Ok(match self.body {
+            Body::Aabb { half } => Shape::Aabb(Aabb::from_center_half_extents(c, half)?),
+            Body::Obb { half, rotation, .. } => Shape::Obb(Obb::from_rotation(c, rotation, half)?),
+            Body::Sphere { radius } => Shape::Sphere(Sphere::new(c, radius)?),
+            Body::Capsule {
+                half_axis, radius, ..
+            } => Shape::Capsule(Capsule::new(c - half_axis, c + half_axis, radius)?),
+        })
+    }
+
+    /// Moves by one frame and turns by one spin step.
+    fn advance(&mut self) {
+        self.center += self.velocity * DT;
+        match &mut self.body {
+            Body::Obb { rotation, spin, .. } => {
+                *rotation = *spin * *rotation;
+                rotation.renormalize_fast();
+            }
+            Body::Capsule {
+                half_axis, spin, ..
+            } => *half_axis = *spin * *half_axis,
+            Body::Aabb { .. } | Body::Sphere { .. } => {}
+        }
+    }
+
+    /// Flips the velocity on each axis where the world AABB is out of the room and still moving
+    /// out.
+    fn bounce(&mut self, bounds: &Aabb, room_half: Real) {
+        let lo = [-room_half, 0.0, -room_half];
+        let hi = [room_half, HEIGHT, room_half];
+        for k in 0..3 {
+            if (bounds.min()[k] < lo[k] && self.velocity[k] < 0.0)
+                || (bounds.max()[k] > hi[k] && self.velocity[k] > 0.0)
+            {
+                self.velocity[k] = -self.velocity[k];
+            }
+        }
+    }
+}
+
+fn kind_name(body: &Body) -> &'static str {
+    match body {
+        Body::Aabb { .. } => "aabb",
+        Body::Obb { .. } => "obb",
+        Body::Sphere { .. } => "sphere",
+        Body::Capsule { .. } => "capsule",
+    }
+}
+
+/// A point uniformly distributed in the unit ball (rejection sampling), not too near the centre.
+fn in_ball(rng: &mut ChaCha8Rng) -> Vector3 {
+    loop {
+        let v = Vector3::new(
+            rng.random_range(-1.0..=1.0),
+            rng.random_range(-1.0..=1.0),
+            rng.random_range(-1.0..=1.0),
+        );
+        let n2 = v.norm_squared();
+        if n2 > 1e-2 && n2 <= 1.0 {
+            return v;
+        }
+    }
+}
+
+/// A rotation uniformly distributed over all rotations.
+fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion {
+    loop {
+        let q = Quaternion::new(
+            rng.random_range(-1.0..=1.0),
+            rng.random_range(-1.0..=1.0),
+            rng.random_range(-1.0..=1.0),
+            rng.random_range(-1.0..=1.0),
+        );
+        let n2 = q.norm_squared();
+        if n2 > 1e-2 && n2 <= 1.0 {
+            return UnitQuaternion::new_normalize(q);
+        }
+    }
+}
+
+/// A per-frame rotation step: a random axis, up to 3 radians per second.
+fn random_spin(rng: &mut ChaCha8Rng) -> UnitQuaternion {
+    let axis = in_ball(rng).normalize();
+    let rate: Real = rng.random_range(0.0..3.0);
+    UnitQuaternion::from_scaled_axis(axis * (rate * DT))
+}
+
+fn random_half(rng: &mut ChaCha8Rng) -> Vector3 {
+    Vector3::new(
+        rng.random_range(0.1..0.7),
+        rng.random_range(0.1..0.7),
+        rng.random_range(0.1..0.7),
+    )
+}
+
+/// Half the side of the (square) room: about 10 cubic units of room per moving shape.
+fn room_half_side(n: usize) -> Real {
+    let area = (n as Real) * 10.0 / HEIGHT;
+    (area.sqrt() / 2.0).max(4.0)
+}
+
+fn room(l: Real) -> Result<Vec<Shape>, ShapeError> {
+    let (t, h) = (THICKNESS, HEIGHT);
+    let b = |min: [Real; 3], max: [Real; 3]| -> Result<Shape, ShapeError> {
+        Ok(Shape::Aabb(Aabb::new(
+            Point3::from(min),
+            Point3::from(max),
+        )?))
+    };
+    Ok(vec![
+        b([-l - t, -t, -l - t], [l + t, 0.0, l + t])?,
+        b([-l - t, 0.0, -l - t], [-l, h, l + t])?,
+        b([l, 0.0, -l - t], [l + t, h, l + t])?,
+        b([-l, 0.0, -l - t], [l, h, -l])?,
+        b([-l, 0.0, l], [l, h, l + t])?,
+    ])
+}
+
+fn generate(rng: &mut ChaCha8Rng, n: usize, l: Real) -> Vec<Mover> {
+    (0..n)
+        .map(|_| {
+            let body = match rng.random_range(0..10) {
+                0..=4 => Body::Obb {
+                    half: random_half(rng),
+                    rotation: random_rotation(rng),
+                    spin: random_spin(rng),
+                },
+                5 => Body::Aabb {
+                    half: random_half(rng),
+                },
+                6 | 7 => Body::Sphere {
+                    radius: rng.random_range(0.15..0.6),
+                },
+                _ => Body::Capsule {
+                    half_axis: in_ball(rng).normalize() * rng.random_range(0.2..0.9),
+                    radius: rng.random_range(0.08..0.3),
+                    spin: random_spin(rng),
+                },
+            };
+            let speed: Real = rng.random_range(0.5..3.0);
+            let mut m = Mover {
+                center: Point3::origin(),
+                velocity: in_ball(rng).normalize() * speed,
+                body,
+            };
+            let r = m.reach().min(l * 0.5).min(HEIGHT * 0.5);
+            m.center = Point3::new(
+                rng.random_range(-l + r..=l - r),
+                rng.random_range(r..=HEIGHT - r),
+                rng.random_range(-l + r..=l - r),
+            );
+            m
+        })
+        .collect()
+}
+
+/// Running statistics over frames.
+#[derive(Default)]
+struct Stats {
+    move_ms: f64,
+    broad_ms: f64,
+    narrow_ms: f64,
+    candidates: u64,
+    hits: u64,
+    min_hits: u64,
+    max_hits: u64,
+}
+
+fn ms_since(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+fn thousands(x: u64) -> String {
+    let s = x.to_string();
+    let mut out = String::new();
+    for (k, ch) in s.chars().enumerate() {
+        if k > 0 && (s.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Runs `sepax demo`.
+pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
+    let _span = tracing::info_span!("demo", shapes = args.shapes, frames = args.frames).entered();
+    let demo_err = |e: ShapeError| CliError::new(format!("demo: {e}"));
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let l = room_half_side(args.shapes);
+    let mut movers = generate(&mut rng, args.shapes, l);
+    let mut shapes = room(l).map_err(demo_err)?;
+    shapes.reserve(movers.len());
+    for m in &movers {
+        shapes.push(m.shape().map_err(demo_err)?);
+    }
+    let mut ids: Vec<String> = ["floor", "wall-x0", "wall-x1", "wall-z0", "wall-z1"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    ids.extend(
+        movers
+            .iter()
+            .enumerate()
+            .map(|(k, m)| format!("{}{k}", kind_name(&m.body))),
+    );
+    let mut aabbs: Vec<Aabb> = shapes.iter().map(Shape::world_aabb).collect();
+    tracing::info!(room_half_side = l as f64, "scene generated");
+
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(args.frames), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} frames {elapsed_precise} {msg}")
+    {
+        bar.set_style(style);
+    }
+
+    let mut sweep = SweepAndPrune::new();
+    let mut candidates = Vec::new();
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    let mut stats = Stats {
+        min_hits: u64::MAX,
+        ..Stats::default()
+    };
+    let started = Instant::now();
+    for frame in 0..args.frames {
+        let _frame = tracing::debug_span!("frame", frame).entered();
+        let t = Instant::now();
+        {
+            let _s = tracing::debug_span!("move").entered();
+            for (k, m) in movers.iter_mut().enumerate() {
+                m.advance();
+                let shape = m.shape().map_err(demo_err)?;
+                let bounds = shape.world_aabb();
+                m.bounce(&bounds, l);
+                shapes[STATIC + k] = shape;
+                aabbs[STATIC + k] = bounds;
+            }
+        }
+        stats.move_ms += ms_since(t);
+
+        let t = Instant::now();
+        {
+            let _s = tracing::debug_span!("broad").entered();
+            sweep.candidates(&aabbs, &mut candidates);
+            // The walls stand on the floor: static pairs touch by construction and are skipped.
+            candidates.retain(|&(_, j)| j >= STATIC);
+        }
+        stats.broad_ms += ms_since(t);
+
+        let t = Instant::now();
+        {
+            let _s = tracing::debug_span!("narrow").entered();
+            hits.clear();
+            for &(i, j) in &candidates {
+                let hit = intersects_shapes(&shapes[i], &shapes[j])
+                    .map_err(|e| CliError::new(format!("demo: {} and {}: {e}", ids[i], ids[j])))?;
+                if hit {
+                    hits.push((i, j));
+                }
+            }
+        }
+        stats.narrow_ms += ms_since(t);
+
+        let h = hits.len() as u64;
+        stats.candidates += candidates.len() as u64;
+        stats.hits += h;
+        stats.min_hits = stats.min_hits.min(h);
+        stats.max_hits = stats.max_hits.max(h);
+        tracing::debug!(candidates = candidates.len(), hits = h, "frame done");
+        bar.inc(1);
+        if frame.is_multiple_of(16) {
+            bar.set_message(format!("{} candidates, {h} hits", candidates.len()));
+        }
+    }
+    let run_s = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+
+    // The picture of the last frame.
+    let t = Instant::now();
+    let mut hit = vec![false; shapes.len()];
+    for &(i, j) in &hits {
+        hit[i] = true;
+        hit[j] = true;
+    }
+    let draw: Vec<DrawShape<'_>> = shapes
+        .iter()
+        .zip(&ids)
+        .zip(&hit)
+        .map(|((shape, id), &highlighted)| DrawShape {
+            id,
+            shape,
+            highlighted,
+        })
+        .collect();
+    let options = SvgOptions {
+        title: format!(
+            "sepax demo: frame {} of {} shapes, seed {}",
+            args.frames,
+            shapes.len(),
+            args.seed
+        ),
+        ..SvgOptions::default()
+    };
+    std::fs::write(&args.svg, render_svg(&draw, &[], &options))
+        .map_err(|e| CliError::new(format!("cannot write {}: {e}", args.svg.display())))?;
+    let svg_ms = ms_since(t);
+
+    print_report(
+        args, &movers, &shapes, l, &stats, run_s, &hits, &hit, svg_ms,
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn print_report(
+    args: &DemoArgs,
+    movers: &[Mover],
+    shapes: &[Shape],
+    l: Real,
+    stats: &Stats,
+    run_s: f64,
+    last_hits: &[(usize, usize)],
+    highlighted: &[bool],
+    svg_ms: f64,
+) {
+    let count = |name: &str| movers.iter().filter(|m| kind_name(&m.body) == name).count();
+    let frames = args.frames as f64;
+    let n = shapes.len() as u64;
+    let all_pairs = n * n.saturating_sub(1) / 2;
+    let avg_candidates = stats.candidates as f64 / frames;
+    let avg_hits = stats.hits as f64 / frames;
+    let side = 2.0 * l as f64;
+    println!(
+        "sepax demo: seed {}, {} frames of {} shapes in a {side:.1} x {:.1} x {side:.1} room",
+        args.seed, args.frames, n, HEIGHT as f64
+    );
+    println!(
+        "  shapes: {} static (floor, 4 walls), {} OBBs, {} AABBs, {} spheres, {} capsules",
+        STATIC,
+        count("obb"),
+        count("aabb"),
+        count("sphere"),
+        count("capsule")
+    );
+    println!("per frame (average over {} frames):", args.frames);
+    println!(
+        "  candidate pairs  {avg_candidates:>10.1}   ({:.3}% of the {} pairs of an all-pairs loop)",
+        if all_pairs == 0 {
+            0.0
+        } else {
+            100.0 * avg_candidates / all_pairs as f64
+        },
+        thousands(all_pairs)
+    );
+    println!(
+        "  hits             {avg_hits:>10.1}   (min {}, max {}; {:.1}% of candidates)",
+        stats.min_hits,
+        stats.max_hits,
+        if stats.candidates == 0 {
+            0.0
+        } else {
+            100.0 * stats.hits as f64 / stats.candidates as f64
+        }
+    );
+    println!("time per phase       total ms    ms/frame");
+    let total = stats.move_ms + stats.broad_ms + stats.narrow_ms;
+    for (name, ms) in [
+        ("move + aabb", stats.move_ms),
+        ("broad (sweep)", stats.broad_ms),
+        ("narrow", stats.narrow_ms),
+        ("all phases", total),
+    ] {
+        println!("  {name:<16} {ms:>10.1}  {:>10.3}", ms / frames);
+    }
+    let tests = stats.candidates;
+    println!(
+        "summary: {} frames in {run_s:.2} s ({:.0} frames/s); {} narrow-phase tests ({:.1} M/s), {} hits",
+        args.frames,
+        frames / run_s.max(1e-9),
+        thousands(tests),
+        tests as f64 / (stats.narrow_ms.max(1e-9) * 1e3),
+        thousands(stats.hits)
+    );
+    println!(
+        "last frame: {} hits, {} shapes highlighted in {} (written in {svg_ms:.0} ms)",
+        last_hits.len(),
+        highlighted.iter().filter(|&&h| h).count(),
+        args.svg.display()
+    );
+}

@@ -1,0 +1,15 @@
+//! # sepax-scene
+//!
+//! Everything about files: the version-1 scene format of `docs/scene-format.md` (read with strict
+//! validation, written so that it reads back exactly) and the SVG picture writer.
+
+pub mod error;
+pub mod model;
+mod read;
+pub mod svg;
+mod write;
+
+pub use error::SceneError;
+pub use model::{Scene, SceneShape};
+pub use read::{read_scene, read_scene_file};
+pub use write::write_scene;

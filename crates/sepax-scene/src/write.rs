@@ -1,0 +1,186 @@
+//! Writing scenes in the version-1 format, so that reading the text back gives the same scene
+//! exactly: AABBs as `min`/`max` (their stored form), OBBs as `center`, `half_extents` and `axes`
+//! (rows are the stored axes), and every number in the shortest decimal form that rounds back to
+//! the same `Real`.
+
+use std::fmt::Write as _;
+
+use sepax_shapes::math::{Point3, Real, Vector3};
+use sepax_shapes::Shape;
+
+use crate::Scene;
+
+/// Writes a scene as version-1 JSON text, one shape per line. [`crate::read_scene`] reads it back
+/// to an equal scene. A pair index outside `shapes` (which a reader never produces) is written as
+/// an id no shape has, so that reading the text back fails instead of silently dropping it.
+pub fn write_scene(scene: &Scene) -> String {
+    let mut out = String::with_capacity(64 + 160 * scene.shapes.len());
+    out.push_str("{\n  \"version\": 1,\n  \"shapes\": [");
+    for (i, s) in scene.shapes.iter().enumerate() {
+        out.push_str(if i == 0 { "\n    {" } else { ",\n    {" });
+        out.push_str("\"id\": ");
+        push_string(&mut out, &s.id);
+        match &s.shape {
+            Shape::Aabb(b) => {
+                out.push_str(", \"type\": \"aabb\"");
+                push_point(&mut out, "min", &b.min());
+                push_point(&mut out, "max", &b.max());
+            }
+            Shape::Obb(b) => {
+                out.push_str(", \"type\": \"obb\"");
+                push_point(&mut out, "center", &b.center());
+                push_vector(&mut out, "half_extents", &b.half_extents());
+                out.push_str(", \"axes\": [");
+                for k in 0..3 {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    push_triple(&mut out, &b.axis(k));
+                }
+                out.push(']');
+            }
+            Shape::Sphere(s) => {
+                out.push_str(", \"type\": \"sphere\"");
+                push_point(&mut out, "center", &s.center());
+                push_number_field(&mut out, "radius", s.radius());
+            }
+            Shape::Capsule(c) => {
+                out.push_str(", \"type\": \"capsule\"");
+                push_point(&mut out, "p0", &c.p0());
+                push_point(&mut out, "p1", &c.p1());
+                push_number_field(&mut out, "radius", c.radius());
+            }
+            Shape::Triangle(t) => {
+                out.push_str(", \"type\": \"triangle\"");
+                push_point(&mut out, "a", &t.a());
+                push_point(&mut out, "b", &t.b());
+                push_point(&mut out, "c", &t.c());
+            }
+        }
+        if let Some(layer) = s.layer {
+            let _ = write!(out, ", \"layer\": {layer}");
+        }
+        if let Some(mask) = s.mask {
+            let _ = write!(out, ", \"mask\": {mask}");
+        }
+        out.push('}');
+    }
+    if !scene.shapes.is_empty() {
+        out.push_str("\n  ");
+    }
+    out.push(']');
+    if let Some(pairs) = &scene.pairs {
+        out.push_str(",\n  \"pairs\": [");
+        for (i, &(a, b)) in pairs.iter().enumerate() {
+            out.push_str(if i == 0 { "\n    [" } else { ",\n    [" });
+            push_id_of(&mut out, scene, a);
+            out.push_str(", ");
+            push_id_of(&mut out, scene, b);
+            out.push(']');
+        }
+        if !pairs.is_empty() {
+            out.push_str("\n  ");
+        }
+        out.push(']');
+    }
+    out.push_str("\n}\n");
+    out
+}
+
+fn push_id_of(out: &mut String, scene: &Scene, index: usize) {
+    match scene.shapes.get(index) {
+        Some(s) => push_string(out, &s.id),
+        None => push_string(out, &format!("<no shape {index}>")),
+    }
+}
+
+/// A JSON string literal.
+fn push_string(out: &mut String, s: &str) {
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn push_point(out: &mut String, name: &str, p: &Point3) {
+    push_vector(out, name, &p.coords);
+}
+
+fn push_vector(out: &mut String, name: &str, v: &Vector3) {
+    let _ = write!(out, ", \"{name}\": ");
+    push_triple(out, v);
+}
+
+fn push_triple(out: &mut String, v: &Vector3) {
+    out.push('[');
+    push_number(out, v.x);
+    out.push_str(", ");
+    push_number(out, v.y);
+    out.push_str(", ");
+    push_number(out, v.z);
+    out.push(']');
+}
+
+fn push_number_field(out: &mut String, name: &str, x: Real) {
+    let _ = write!(out, ", \"{name}\": ");
+    push_number(out, x);
+}
+
+/// The shortest decimal that reads back as `x` (Rust's float formatting is shortest
+/// round-trip), in plain notation for ordinary magnitudes and in exponent notation for very large
+/// or very small ones. Shapes hold only finite numbers; a non-finite one (impossible through the
+/// checked constructors) would be written as `null`, which the reader rejects.
+fn push_number(out: &mut String, x: Real) {
+    let _ = if !x.is_finite() {
+        write!(out, "null")
+    } else if x == 0.0 || (1e-5..1e16).contains(&x.abs()) {
+        write!(out, "{x}")
+    } else {
+        write!(out, "{x:e}")
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn number(x: Real) -> String {
+        let mut s = String::new();
+        push_number(&mut s, x);
+        s
+    }
+
+    #[test]
+    fn numbers_are_short_and_json() {
+        assert_eq!(number(0.1), "0.1");
+        assert_eq!(number(-0.0), "-0");
+        assert_eq!(number(10.0), "10");
+        assert_eq!(number(1e30), "1e30");
+        assert_eq!(number(-2.5e-7), "-2.5e-7");
+        assert_eq!(number(Real::MAX).parse::<Real>(), Ok(Real::MAX));
+        let tiny = Real::from_bits(1);
+        assert_eq!(number(tiny).parse::<Real>(), Ok(tiny));
+    }
+
+    #[test]
+    fn strings_are_escaped() {
+        let mut s = String::new();
+        push_string(&mut s, "a\"b\\c\n\u{1}é");
+        assert_eq!(s, "\"a\\\"b\\\\c\\n\\u0001é\"");
+        assert_eq!(
+            serde_json::from_str::<String>(&s).ok().as_deref(),
+            Some("a\"b\\c\n\u{1}é")
+        );
+    }
+}
