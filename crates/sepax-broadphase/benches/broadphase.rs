@@ -1,0 +1,366 @@
+//! Broad-phase benchmarks: sepax's implementations next to parry3d 0.31's `Bvh`, on the same
+//! data in the same run. Run: `cargo bench -p sepax-broadphase --bench broadphase`
+//! (`SEPAX_BENCH_1M=1` adds the 1M-box scenes).
+//!
+//! Scenes (seeded): N boxes with half-extents in [0.1, 0.5] in a cube of side 2·∛N (about one
+//! box per 8 unit³), each moving by a random step of up to 0.05 per axis per frame and bouncing
+//! off the walls; `static90` leaves 90% of the boxes still (they are not updated at all).
+//!
+//! - `pairs/<scene>/<impl>`: one frame = move the boxes, update the structure, report every
+//!   overlapping pair. sepax: `BroadPhase::update` for the moved proxies then `update_pairs`
+//!   (complete, sorted); parry: `insert_or_update_partially` (no margin) for the moved leaves,
+//!   `refit`, then the full self traversal `traverse_bvtt_single_tree::<false>` (unsorted).
+//!   The box motion is inside the timing, identical for every implementation.
+//! - `rays/100k/<impl>`: 1000 closest-hit rays against the tight boxes of 100k static boxes.
+//!
+//! Before timing, one frame of each implementation on identical data prints its pair count;
+//! the exact ones (SAP, grid) and the tight subset of the fattening BVH are asserted equal to
+//! parry's count.
+
+// Real -> f32 casts are identities in the default build and needed in the f64 build.
+#![allow(clippy::unnecessary_cast)]
+// criterion's macros generate undocumented items.
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use parry3d::bounding_volume::Aabb as PAabb;
+use parry3d::math::Vector as PVec;
+use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
+use parry3d::query::{Ray as PRay, RayCast};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sepax_broadphase::bvh::{DynamicBvh, RayStep};
+use sepax_broadphase::grid::{GridConfig, UniformGrid};
+use sepax_broadphase::sap::SweepAndPrune;
+use sepax_broadphase::{BroadPhase, ProxyId};
+use sepax_shapes::math::{Point3, Real, Vector3};
+use sepax_shapes::{Aabb, Ray};
+
+/// Boxes moving in a bounded world; generated in f32 so that every build (f32 or f64 `Real`)
+/// and parry see exactly the same numbers.
+#[derive(Clone)]
+struct Scene {
+    center: Vec<[f32; 3]>,
+    half: Vec<[f32; 3]>,
+    vel: Vec<[f32; 3]>,
+    /// Indices of the boxes that move.
+    moving: Vec<usize>,
+    /// Half the side of the world cube (centred on the origin).
+    world: f32,
+}
+
+impl Scene {
+    fn new(n: usize, static_fraction: f64, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let world = (n as f32).cbrt();
+        let mut s = Scene {
+            center: Vec::with_capacity(n),
+            half: Vec::with_capacity(n),
+            vel: Vec::with_capacity(n),
+            moving: Vec::new(),
+            world,
+        };
+        for i in 0..n {
+            let h = [0; 3].map(|_| rng.random_range(0.1f32..0.5));
+            let c = [0; 3].map(|_| rng.random_range(-world + 0.5..world - 0.5));
+            let still = rng.random_bool(static_fraction);
+            let v = if still {
+                [0.0; 3]
+            } else {
+                s.moving.push(i);
+                [0; 3].map(|_| rng.random_range(-0.05f32..0.05))
+            };
+            s.center.push(c);
+            s.half.push(h);
+            s.vel.push(v);
+        }
+        s
+    }
+
+    /// One step: every moving box advances, bouncing off the walls.
+    fn step(&mut self) {
+        let w = self.world;
+        for &i in &self.moving {
+            for k in 0..3 {
+                let mut c = self.center[i][k] + self.vel[i][k];
+                if c.abs() > w - self.half[i][k] {
+                    self.vel[i][k] = -self.vel[i][k];
+                    c = c.clamp(-w + self.half[i][k], w - self.half[i][k]);
+                }
+                self.center[i][k] = c;
+            }
+        }
+    }
+
+    fn aabb(&self, i: usize) -> Aabb {
+        let (c, h) = (self.center[i], self.half[i]);
+        Aabb::new_unchecked(
+            Point3::new(
+                (c[0] - h[0]) as Real,
+                (c[1] - h[1]) as Real,
+                (c[2] - h[2]) as Real,
+            ),
+            Point3::new(
+                (c[0] + h[0]) as Real,
+                (c[1] + h[1]) as Real,
+                (c[2] + h[2]) as Real,
+            ),
+        )
+    }
+
+    fn parry_aabb(&self, i: usize) -> PAabb {
+        let (c, h) = (self.center[i], self.half[i]);
+        PAabb::new(
+            PVec::new(c[0] - h[0], c[1] - h[1], c[2] - h[2]),
+            PVec::new(c[0] + h[0], c[1] + h[1], c[2] + h[2]),
+        )
+    }
+
+    fn velocity(&self, i: usize) -> Vector3 {
+        let v = self.vel[i];
+        Vector3::new(v[0] as Real, v[1] as Real, v[2] as Real)
+    }
+}
+
+/// A sepax broad phase with its handles and the scene it follows.
+struct SepaxRun<B: BroadPhase> {
+    bp: B,
+    ids: Vec<ProxyId>,
+    scene: Scene,
+    pairs: Vec<(ProxyId, ProxyId)>,
+}
+
+impl<B: BroadPhase> SepaxRun<B> {
+    fn new(mut bp: B, scene: &Scene) -> Self {
+        let ids = (0..scene.center.len())
+            .map(|i| bp.insert(scene.aabb(i), i as u64))
+            .collect();
+        let mut run = SepaxRun {
+            bp,
+            ids,
+            scene: scene.clone(),
+            pairs: Vec::new(),
+        };
+        // Settle the structure (first sort, first build) outside the timing.
+        run.bp.update_pairs(&mut run.pairs);
+        run
+    }
+
+    fn frame(&mut self) -> usize {
+        self.scene.step();
+        for &i in &self.scene.moving {
+            let d = self.scene.velocity(i);
+            self.bp.update(self.ids[i], self.scene.aabb(i), d);
+        }
+        self.bp.update_pairs(&mut self.pairs);
+        self.pairs.len()
+    }
+
+    /// Pairs of the last frame whose given (tight) boxes overlap.
+    fn tight_pairs(&self) -> usize {
+        let tight: std::collections::HashMap<ProxyId, Aabb> = self
+            .ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (*id, self.scene.aabb(i)))
+            .collect();
+        let overlap = |a: &Aabb, b: &Aabb| {
+            (0..3).all(|k| a.min()[k] <= b.max()[k] && b.min()[k] <= a.max()[k])
+        };
+        self.pairs
+            .iter()
+            .filter(|(a, b)| overlap(&tight[a], &tight[b]))
+            .count()
+    }
+}
+
+/// parry3d's BVH following a scene.
+struct ParryRun {
+    bvh: Bvh,
+    ws: BvhWorkspace,
+    scene: Scene,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl ParryRun {
+    fn new(scene: &Scene) -> Self {
+        let leaves: Vec<PAabb> = (0..scene.center.len())
+            .map(|i| scene.parry_aabb(i))
+            .collect();
+        ParryRun {
+            bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves),
+            ws: BvhWorkspace::default(),
+            scene: scene.clone(),
+            pairs: Vec::new(),
+        }
+    }
+
+    fn frame(&mut self) -> usize {
+        self.scene.step();
+        for &i in &self.scene.moving {
+            self.bvh
+                .insert_or_update_partially(self.scene.parry_aabb(i), i as u32, 0.0);
+        }
+        self.bvh.refit(&mut self.ws);
+        self.pairs.clear();
+        let pairs = &mut self.pairs;
+        self.bvh
+            .traverse_bvtt_single_tree::<false>(&mut self.ws, &mut |a, b| pairs.push((a, b)));
+        self.pairs.len()
+    }
+}
+
+fn grid() -> UniformGrid {
+    // Cells as large as the largest box: each box overlaps at most 8 cells.
+    UniformGrid::new(GridConfig {
+        cell_size: 1.0,
+        max_cells_per_proxy: 64,
+    })
+    .expect("valid grid config")
+}
+
+fn bench_pairs(c: &mut Criterion) {
+    let mut sizes = vec![(10_000, "10k"), (100_000, "100k")];
+    if std::env::var("SEPAX_BENCH_1M").is_ok_and(|v| v == "1") {
+        sizes.push((1_000_000, "1M"));
+    }
+    for (n, label) in sizes {
+        for (static_fraction, kind) in [(0.0, "moving"), (0.9, "static90")] {
+            let scene = Scene::new(n, static_fraction, 7);
+            let name = format!("pairs/{label}/{kind}");
+
+            let mut sap = SepaxRun::new(SweepAndPrune::new(), &scene);
+            let mut grid = SepaxRun::new(grid(), &scene);
+            let mut bvh = SepaxRun::new(DynamicBvh::default(), &scene);
+            let mut parry = ParryRun::new(&scene);
+            // One frame on identical data: the counts must agree before anything is timed.
+            let (n_sap, n_grid, n_bvh, n_parry) =
+                (sap.frame(), grid.frame(), bvh.frame(), parry.frame());
+            let bvh_tight = bvh.tight_pairs();
+            eprintln!(
+                "{name}: pairs per frame: sap {n_sap}, grid {n_grid}, bvh {n_bvh} \
+                 (fat; {bvh_tight} tight), parry {n_parry}"
+            );
+            assert_eq!(n_sap, n_parry, "{name}: sap vs parry");
+            assert_eq!(n_grid, n_parry, "{name}: grid vs parry");
+            assert_eq!(bvh_tight, n_parry, "{name}: bvh tight vs parry");
+
+            let mut g = c.benchmark_group(&name);
+            g.sample_size(10)
+                .warm_up_time(Duration::from_millis(500))
+                .measurement_time(Duration::from_secs(if n >= 1_000_000 { 10 } else { 3 }));
+            g.bench_function("sepax_sap", |b| b.iter(|| black_box(sap.frame())));
+            g.bench_function("sepax_grid", |b| b.iter(|| black_box(grid.frame())));
+            g.bench_function("sepax_bvh", |b| b.iter(|| black_box(bvh.frame())));
+            g.bench_function("parry_bvh", |b| b.iter(|| black_box(parry.frame())));
+            g.finish();
+        }
+    }
+}
+
+fn bench_rays(c: &mut Criterion) {
+    const RAYS: usize = 1000;
+    let scene = Scene::new(100_000, 1.0, 11);
+    let n = scene.center.len();
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let w = scene.world;
+    let rays: Vec<([f32; 3], [f32; 3])> = (0..RAYS)
+        .map(|_| {
+            let o = [0; 3].map(|_| rng.random_range(-w..w));
+            let mut d = [0; 3].map(|_| rng.random_range(-1.0f32..1.0));
+            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(1e-3);
+            d = d.map(|x| x / len);
+            (o, d)
+        })
+        .collect();
+    let max_dist = 2.0 * w;
+
+    let mut bvh = DynamicBvh::default();
+    let ids: Vec<ProxyId> = (0..n)
+        .map(|i| bvh.insert(scene.aabb(i), i as u64))
+        .collect();
+    let mut scratch = Vec::new();
+    bvh.update_pairs(&mut scratch);
+    let tight: Vec<Aabb> = (0..n).map(|i| scene.aabb(i)).collect();
+    let sepax_rays: Vec<Ray> = rays
+        .iter()
+        .map(|(o, d)| {
+            let o = Point3::new(o[0] as Real, o[1] as Real, o[2] as Real);
+            let d = Vector3::new(d[0] as Real, d[1] as Real, d[2] as Real);
+            Ray::new(o, d, max_dist as Real).expect("valid ray")
+        })
+        .collect();
+    // Closest hit on the tight boxes: the fat leaves only guide the traversal.
+    let sepax_cast = |ray: &Ray| -> Option<(usize, Real)> {
+        let mut best: Option<(usize, Real)> = None;
+        bvh.cast_ray(ray, |id, _| {
+            let i = bvh.user(id).unwrap_or(0) as usize;
+            match tight[i].cast_ray(ray) {
+                Some(h) if best.is_none_or(|(_, t)| h.distance < t) => {
+                    best = Some((i, h.distance));
+                    RayStep::Clip(h.distance)
+                }
+                _ => RayStep::Continue,
+            }
+        });
+        best
+    };
+
+    let leaves: Vec<PAabb> = (0..n).map(|i| scene.parry_aabb(i)).collect();
+    let pbvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
+    let parry_rays: Vec<PRay> = rays
+        .iter()
+        .map(|(o, d)| PRay::new(PVec::from_array(*o), PVec::from_array(*d)))
+        .collect();
+    let parry_cast = |ray: &PRay| -> Option<(u32, f32)> {
+        pbvh.cast_ray(ray, max_dist, |leaf, best| {
+            leaves[leaf as usize].cast_local_ray(ray, best, true)
+        })
+    };
+
+    // Agreement check before timing: same hit/miss, distances equal up to rounding.
+    let mut agree = 0;
+    for (sr, pr) in sepax_rays.iter().zip(&parry_rays) {
+        match (sepax_cast(sr), parry_cast(pr)) {
+            (None, None) => agree += 1,
+            (Some((_, ts)), Some((_, tp))) if (ts as f32 - tp).abs() <= 1e-3 * (1.0 + tp) => {
+                agree += 1
+            }
+            _ => {}
+        }
+    }
+    eprintln!(
+        "rays/100k: {agree}/{RAYS} rays agree with parry on hit and distance (ids: {})",
+        ids.len()
+    );
+    assert!(agree >= RAYS * 99 / 100, "ray casts disagree with parry");
+
+    let mut g = c.benchmark_group("rays/100k");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Elements(RAYS as u64));
+    g.bench_function(BenchmarkId::new("sepax_bvh", RAYS), |b| {
+        b.iter(|| {
+            sepax_rays
+                .iter()
+                .filter(|r| sepax_cast(r).is_some())
+                .count()
+        })
+    });
+    g.bench_function(BenchmarkId::new("parry_bvh", RAYS), |b| {
+        b.iter(|| {
+            parry_rays
+                .iter()
+                .filter(|r| parry_cast(r).is_some())
+                .count()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_pairs, bench_rays);
+criterion_main!(benches);

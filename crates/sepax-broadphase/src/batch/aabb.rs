@@ -1,0 +1,27 @@
+//! AABB–AABB: six comparisons per lane, exact (as `sepax_narrowphase::intersect::aabb_aabb`).
+
+use super::lanes::LaneMask;
+use super::soa::{AabbLanes, AabbSoa};
+use super::PairKernel;
+use sepax_shapes::Aabb;
+
+/// AABB–AABB on [`AabbSoa`] batches.
+pub(crate) struct AabbAabb;
+
+impl PairKernel for AabbAabb {
+    type A = AabbSoa;
+    type B = AabbSoa;
+    #[inline(always)]
+    fn lanes(a: &AabbLanes, b: &AabbLanes) -> (LaneMask, LaneMask) {
+        // amin.x <= bmax.x && bmin.x <= amax.x && ... (closed sets).
+        let mut hit = !0;
+        for k in 0..3 {
+            hit &= a.min[k].le(b.max[k]) & b.min[k].le(a.max[k]);
+        }
+        (hit, 0)
+    }
+    #[inline]
+    fn scalar(a: &Aabb, b: &Aabb) -> bool {
+        sepax_narrowphase::intersect::intersects(a, b)
+    }
+}

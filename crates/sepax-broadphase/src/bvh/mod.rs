@@ -1,0 +1,371 @@
+//! Dynamic bounding volume hierarchy over fat AABBs.
+//!
+//! The tree is an index-based node pool (see [`node`]): leaves hold *fat* boxes (tight box plus a
+//! margin plus the predicted displacement), so that a proxy that moves a little changes nothing
+//! in the tree. Leaves are inserted next to the sibling of least surface-area-heuristic cost,
+//! found by branch and bound (Bittner, Hapala, Havran 2012, "Fast insertion-based optimization of
+//! bounding volume hierarchies"; Catto, Box2D v3 `dynamic_tree`), and the path to the root is
+//! then refitted with tree rotations (Kopta et al. 2012, "Fast, effective BVH updates for
+//! animated scenes") that keep it shallow. When the measured SAH cost drifts above a configured
+//! multiple of its value after the last build, the whole tree is rebuilt top-down with binned
+//! SAH (Wald 2007, "On fast construction of SAH-based bounding volume hierarchies").
+//!
+//! One file per concept: [`node`] (pool and proxy table), `insert`, `remove`, `refit`, `rotate`,
+//! `rebuild`, `query` (boxes, OBBs, spheres, rays), `pairs` (self pairs, tree against tree and the
+//! incremental [`BroadPhase::update_pairs`]) and `validate`.
+
+mod insert;
+mod node;
+mod pairs;
+mod query;
+mod rebuild;
+mod refit;
+mod remove;
+mod rotate;
+mod validate;
+
+pub use query::{RayStep, Walk};
+
+use crate::{BroadPhase, ProxyId, QueryStats, Visit};
+use node::{fatten, Node, Proxy, NULL};
+use sepax_shapes::math::{Real, Vector3};
+use sepax_shapes::Aabb;
+
+/// How [`DynamicBvh`] handles a proxy whose new tight box left its fat box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UpdateMode {
+    /// Remove the leaf and insert it again with a new fat box (SAH-placed: best query speed).
+    #[default]
+    Reinsert,
+    /// Replace the leaf's box in place and enlarge its ancestors (cheaper per move; the tree
+    /// degrades until the SAH-cost trigger rebuilds it).
+    Enlarge,
+}
+
+/// Settings of a [`DynamicBvh`]. [`BvhConfig::default`] is safe for scenes in metres.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BvhConfig {
+    /// Absolute margin added on every side of a tight box to make the fat box (`>= 0`, finite).
+    pub margin: Real,
+    /// Multiplier of the displacement given to `update`: the fat box is stretched by
+    /// `displacement * prediction` on the side the proxy moves to (`>= 0`, finite).
+    pub prediction: Real,
+    /// `update_pairs` rebuilds the tree when its SAH cost ([`DynamicBvh::sah_cost`]) exceeds this
+    /// multiple of the cost measured right after the last build (`>= 1`; `Real::INFINITY`
+    /// disables automatic rebuilds).
+    pub rebuild_ratio: Real,
+    /// No automatic rebuild below this many proxies (small trees are cheap whatever their shape).
+    pub rebuild_min_proxies: usize,
+    /// What `update` does when a proxy leaves its fat box.
+    pub update_mode: UpdateMode,
+}
+
+impl Default for BvhConfig {
+    fn default() -> Self {
+        Self {
+            margin: 0.1,
+            prediction: 2.0,
+            rebuild_ratio: 1.5,
+            rebuild_min_proxies: 32,
+            update_mode: UpdateMode::Reinsert,
+        }
+    }
+}
+
+/// A [`BvhConfig`] field with a value out of range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BvhConfigError {
+    /// The field.
+    pub field: &'static str,
+    /// What is wrong with it.
+    pub reason: &'static str,
+}
+
+impl core::fmt::Display for BvhConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "BvhConfig.{}: {}", self.field, self.reason)
+    }
+}
+
+impl std::error::Error for BvhConfigError {}
+
+impl BvhConfig {
+    /// Checks every field's range.
+    pub fn check(&self) -> Result<(), BvhConfigError> {
+        let err = |field, reason| Err(BvhConfigError { field, reason });
+        if !(self.margin.is_finite() && self.margin >= 0.0) {
+            return err("margin", "must be finite and >= 0");
+        }
+        if !(self.prediction.is_finite() && self.prediction >= 0.0) {
+            return err("prediction", "must be finite and >= 0");
+        }
+        if self.rebuild_ratio.is_nan() || self.rebuild_ratio < 1.0 {
+            return err("rebuild_ratio", "must be >= 1 (infinity disables)");
+        }
+        Ok(())
+    }
+}
+
+/// Reusable buffers, so that per-frame work allocates nothing once warm.
+#[derive(Debug, Clone, Default)]
+struct Scratch {
+    /// Traversal stack of node indices.
+    stack: Vec<u32>,
+    /// Pairs found from the move buffer this call.
+    found: Vec<(ProxyId, ProxyId)>,
+    /// The merged pair set being built.
+    merged: Vec<(ProxyId, ProxyId)>,
+    /// Priority queue of the branch-and-bound sibling search.
+    heap: std::collections::BinaryHeap<insert::Candidate>,
+    /// Leaves and centroids of the rebuild.
+    build: Vec<rebuild::Item>,
+    /// Ranges still to build in a rebuild.
+    tasks: Vec<rebuild::Task>,
+    /// Internal nodes in the order the rebuild created them.
+    created: Vec<u32>,
+}
+
+/// The dynamic AABB tree. See the [module documentation](self).
+///
+/// ```
+/// use sepax_broadphase::bvh::DynamicBvh;
+/// use sepax_broadphase::{BroadPhase, Visit};
+/// use sepax_shapes::math::{Point3, Real};
+/// use sepax_shapes::Aabb;
+///
+/// let mut bvh = DynamicBvh::default();
+/// let unit = |x: Real| Aabb::new(Point3::new(x, 0.0, 0.0), Point3::new(x + 1.0, 1.0, 1.0)).unwrap();
+/// let a = bvh.insert(unit(0.0), 1);
+/// let b = bvh.insert(unit(0.5), 2);
+/// let _far = bvh.insert(unit(10.0), 3);
+/// let mut pairs = Vec::new();
+/// bvh.update_pairs(&mut pairs);
+/// assert_eq!(pairs, vec![(a, b)]);
+/// let mut hits = Vec::new();
+/// bvh.query_aabb(&unit(9.5), |id| { hits.push(bvh.user(id)); Visit::Continue });
+/// assert_eq!(hits, vec![Some(3)]);
+/// assert!(bvh.validate().is_ok());
+/// ```
+#[derive(Debug, Clone)]
+pub struct DynamicBvh {
+    config: BvhConfig,
+    nodes: Vec<Node>,
+    free_node: u32,
+    root: u32,
+    proxies: Vec<Proxy>,
+    free_proxy: u32,
+    proxy_count: usize,
+    /// Slots whose fat box changed (or that were inserted or removed) since the last
+    /// `update_pairs`.
+    moved: Vec<u32>,
+    /// The pair set reported by the last `update_pairs`, sorted.
+    pairs: Vec<(ProxyId, ProxyId)>,
+    /// SAH cost right after the last build (`None` before the first).
+    built_cost: Option<Real>,
+    rebuilds: usize,
+    scratch: Scratch,
+}
+
+impl Default for DynamicBvh {
+    fn default() -> Self {
+        Self::from_checked(BvhConfig::default())
+    }
+}
+
+impl DynamicBvh {
+    /// An empty tree with `config`; errors when a field is out of range.
+    pub fn new(config: BvhConfig) -> Result<Self, BvhConfigError> {
+        config.check()?;
+        Ok(Self::from_checked(config))
+    }
+
+    fn from_checked(config: BvhConfig) -> Self {
+        Self {
+            config,
+            nodes: Vec::new(),
+            free_node: NULL,
+            root: NULL,
+            proxies: Vec::new(),
+            free_proxy: NULL,
+            proxy_count: 0,
+            moved: Vec::new(),
+            pairs: Vec::new(),
+            built_cost: None,
+            rebuilds: 0,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &BvhConfig {
+        &self.config
+    }
+
+    /// The tight box last given for a live proxy.
+    pub fn tight_aabb(&self, id: ProxyId) -> Option<Aabb> {
+        self.slot(id).map(|s| self.proxies[s].tight)
+    }
+
+    /// Height of the tree: 0 for a single leaf, and 0 when empty.
+    pub fn height(&self) -> u32 {
+        if self.root == NULL {
+            0
+        } else {
+            self.nodes[self.root as usize].height
+        }
+    }
+
+    /// Nodes in use (leaves and internal nodes).
+    pub fn node_count(&self) -> usize {
+        if self.root == NULL {
+            0
+        } else {
+            2 * self.proxy_count - 1
+        }
+    }
+
+    /// The root's box (`None` when empty).
+    pub fn root_aabb(&self) -> Option<Aabb> {
+        (self.root != NULL).then(|| self.nodes[self.root as usize].aabb)
+    }
+
+    /// How many times the tree was rebuilt (automatically or by [`DynamicBvh::rebuild`]).
+    pub fn rebuild_count(&self) -> usize {
+        self.rebuilds
+    }
+
+    /// Every live proxy, in slot order.
+    pub fn proxies(&self) -> impl Iterator<Item = ProxyId> + '_ {
+        self.proxies
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.node != NULL)
+            .map(|(i, p)| ProxyId {
+                index: i as u32,
+                generation: p.generation,
+            })
+    }
+
+    /// Adds a proxy whose fat box is the tight box plus the margin, stretched by
+    /// `displacement * prediction`.
+    pub fn insert_moving(&mut self, aabb: Aabb, displacement: Vector3, user: u64) -> ProxyId {
+        let fat = fatten(
+            &aabb,
+            self.config.margin,
+            self.config.prediction,
+            &displacement,
+        );
+        let slot = if self.free_proxy != NULL {
+            let s = self.free_proxy;
+            self.free_proxy = self.proxies[s as usize].next_free;
+            s
+        } else {
+            let s = u32::try_from(self.proxies.len())
+                .ok()
+                .filter(|&s| s < NULL)
+                .expect("DynamicBvh: more than 2^32 - 1 proxies");
+            self.proxies.push(Proxy {
+                tight: aabb,
+                user,
+                node: NULL,
+                generation: 0,
+                next_free: NULL,
+                moved: false,
+            });
+            s
+        };
+        let leaf = self.alloc_node();
+        {
+            let n = &mut self.nodes[leaf as usize];
+            n.aabb = fat;
+            n.child2 = slot;
+        }
+        let p = &mut self.proxies[slot as usize];
+        p.tight = aabb;
+        p.user = user;
+        p.node = leaf;
+        p.next_free = NULL;
+        self.proxy_count += 1;
+        self.insert_leaf(leaf);
+        self.mark_moved(slot);
+        self.handle(slot)
+    }
+}
+
+impl BroadPhase for DynamicBvh {
+    fn insert(&mut self, aabb: Aabb, user: u64) -> ProxyId {
+        self.insert_moving(aabb, Vector3::zeros(), user)
+    }
+
+    fn remove(&mut self, id: ProxyId) -> bool {
+        let Some(slot) = self.slot(id) else {
+            return false;
+        };
+        let leaf = self.proxies[slot].node;
+        self.remove_leaf(leaf);
+        self.free_node(leaf);
+        self.mark_moved(slot as u32);
+        let p = &mut self.proxies[slot];
+        p.node = NULL;
+        p.generation = p.generation.wrapping_add(1);
+        // A slot whose generation wrapped around is retired for good, so that no handle of
+        // its past can ever alias a future proxy.
+        if p.generation != 0 {
+            p.next_free = self.free_proxy;
+            self.free_proxy = slot as u32;
+        }
+        self.proxy_count -= 1;
+        true
+    }
+
+    fn update(&mut self, id: ProxyId, aabb: Aabb, displacement: Vector3) -> bool {
+        let Some(slot) = self.slot(id) else {
+            return false;
+        };
+        self.proxies[slot].tight = aabb;
+        let leaf = self.proxies[slot].node;
+        if self.nodes[leaf as usize].aabb.contains_aabb(&aabb) {
+            return true;
+        }
+        let fat = fatten(
+            &aabb,
+            self.config.margin,
+            self.config.prediction,
+            &displacement,
+        );
+        match self.config.update_mode {
+            UpdateMode::Reinsert => {
+                self.remove_leaf(leaf);
+                self.nodes[leaf as usize].aabb = fat;
+                self.insert_leaf(leaf);
+            }
+            UpdateMode::Enlarge => {
+                self.nodes[leaf as usize].aabb = fat;
+                self.enlarge_ancestors(leaf);
+            }
+        }
+        self.mark_moved(slot as u32);
+        true
+    }
+
+    fn user(&self, id: ProxyId) -> Option<u64> {
+        self.slot(id).map(|s| self.proxies[s].user)
+    }
+
+    fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {
+        self.slot(id)
+            .map(|s| self.nodes[self.proxies[s].node as usize].aabb)
+    }
+
+    fn len(&self) -> usize {
+        self.proxy_count
+    }
+
+    fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> Visit) -> QueryStats {
+        DynamicBvh::query_aabb(self, aabb, f)
+    }
+
+    fn update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+        self.update_pairs_impl(out);
+    }
+}

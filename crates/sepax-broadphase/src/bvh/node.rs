@@ -1,0 +1,160 @@
+//! The node pool and the proxy table: plain `Vec`s indexed by `u32`, each with an intrusive free
+//! list, so that inserting and removing allocates nothing once the vectors have grown.
+
+use sepax_shapes::math::{Point3, Real, Vector3};
+use sepax_shapes::Aabb;
+
+/// The null index (no parent, no child, end of a free list).
+pub(crate) const NULL: u32 = u32::MAX;
+
+/// The `height` of a node that sits in the free list.
+pub(crate) const FREE: u32 = u32::MAX;
+
+/// One tree node. A leaf has `child1 == NULL` and stores its proxy slot in `child2`; an internal
+/// node has two children. A free node has `height == FREE` and links the free list through
+/// `parent`.
+///
+/// Bytes (f32 / f64): `aabb` 24 / 48, four `u32` fields 16: 40 / 64 in all, so that a node never
+/// spans more than one 64-byte cache line when the pool is line-aligned.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Node {
+    /// The node's box: the fat box for a leaf, a box containing both children otherwise.
+    pub aabb: Aabb,
+    /// Parent index (`NULL` at the root), or the next free node when the node is free.
+    pub parent: u32,
+    /// First child, or `NULL` for a leaf.
+    pub child1: u32,
+    /// Second child, or the proxy slot for a leaf.
+    pub child2: u32,
+    /// 0 for a leaf, `1 + max(children)` otherwise, `FREE` in the free list.
+    pub height: u32,
+}
+
+// The size noted above; a larger node would cost a second cache line per visit.
+const _: () = assert!(core::mem::size_of::<Node>() <= 64);
+
+impl Node {
+    /// Whether the node is a leaf.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.child1 == NULL
+    }
+}
+
+/// One slot of the proxy table.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Proxy {
+    /// The tight box last given by the user.
+    pub tight: Aabb,
+    /// The user value.
+    pub user: u64,
+    /// The leaf node, or `NULL` when the slot is free.
+    pub node: u32,
+    /// Bumped on every removal; a handle is live when its generation matches.
+    pub generation: u32,
+    /// Next free slot while the slot is free.
+    pub next_free: u32,
+    /// Whether the slot is in the move buffer (its fat box changed, or it was inserted or
+    /// removed, since the last `update_pairs`).
+    pub moved: bool,
+}
+
+/// A point box at the origin: the placeholder of fresh nodes.
+pub(crate) fn empty_aabb() -> Aabb {
+    Aabb::new_unchecked(Point3::origin(), Point3::origin())
+}
+
+/// Clamps a coordinate to the finite range (fattening a box near `Real::MAX` must not overflow).
+#[inline]
+fn finite(x: Real) -> Real {
+    x.clamp(-Real::MAX, Real::MAX)
+}
+
+/// The fat box of a tight box: grown by `margin` on every side, then stretched along the
+/// predicted displacement `d * prediction` (only on the side it points to). Non-finite
+/// displacement components are ignored; the result is clamped to finite coordinates, so it always
+/// contains `tight`.
+pub(crate) fn fatten(tight: &Aabb, margin: Real, prediction: Real, d: &Vector3) -> Aabb {
+    let (mut lo, mut hi) = (tight.min(), tight.max());
+    for k in 0..3 {
+        let p = d[k] * prediction;
+        let p = if p.is_finite() { p } else { 0.0 };
+        lo[k] = finite(lo[k] - margin + p.min(0.0));
+        hi[k] = finite(hi[k] + margin + p.max(0.0));
+    }
+    Aabb::new_unchecked(lo, hi)
+}
+
+/// Whether two closed boxes share a point (exact comparisons).
+#[inline]
+pub(crate) fn overlaps(a: &Aabb, b: &Aabb) -> bool {
+    let (amin, amax, bmin, bmax) = (a.min(), a.max(), b.min(), b.max());
+    amin.x <= bmax.x
+        && bmin.x <= amax.x
+        && amin.y <= bmax.y
+        && bmin.y <= amax.y
+        && amin.z <= bmax.z
+        && bmin.z <= amax.z
+}
+
+impl super::DynamicBvh {
+    /// Takes a node from the free list (or grows the pool) and initialises it as a lone leaf.
+    pub(crate) fn alloc_node(&mut self) -> u32 {
+        let node = Node {
+            aabb: empty_aabb(),
+            parent: NULL,
+            child1: NULL,
+            child2: NULL,
+            height: 0,
+        };
+        if self.free_node != NULL {
+            let i = self.free_node;
+            self.free_node = self.nodes[i as usize].parent;
+            self.nodes[i as usize] = node;
+            i
+        } else {
+            let i = u32::try_from(self.nodes.len())
+                .ok()
+                .filter(|&i| i < NULL)
+                .expect("DynamicBvh: more than 2^32 - 1 nodes");
+            self.nodes.push(node);
+            i
+        }
+    }
+
+    /// Returns a node to the free list.
+    pub(crate) fn free_node(&mut self, i: u32) {
+        let n = &mut self.nodes[i as usize];
+        n.height = FREE;
+        n.child1 = NULL;
+        n.child2 = NULL;
+        n.parent = self.free_node;
+        self.free_node = i;
+    }
+
+    /// The slot index of a live handle, or `None` for a stale or unknown one.
+    #[inline]
+    pub(crate) fn slot(&self, id: crate::ProxyId) -> Option<usize> {
+        let p = self.proxies.get(id.index as usize)?;
+        (p.node != NULL && p.generation == id.generation).then_some(id.index as usize)
+    }
+
+    /// The handle of a live slot.
+    #[inline]
+    pub(crate) fn handle(&self, slot: u32) -> crate::ProxyId {
+        crate::ProxyId {
+            index: slot,
+            generation: self.proxies[slot as usize].generation,
+        }
+    }
+
+    /// Puts a slot into the move buffer (once).
+    #[inline]
+    pub(crate) fn mark_moved(&mut self, slot: u32) {
+        let p = &mut self.proxies[slot as usize];
+        if !p.moved {
+            p.moved = true;
+            self.moved.push(slot);
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Overlapping pairs: within one tree, between two trees, and the incremental pair set of
+//! [`crate::BroadPhase::update_pairs`].
+
+use super::node::{overlaps, Node, NULL};
+use super::query::{overlap_walk, NodeStack, SpillStack};
+use super::DynamicBvh;
+use crate::{ProxyId, QueryStats, Visit};
+
+/// Simultaneous depth-first descent of two subtrees (Gottschalk, Lin, Manocha 1996, "OBBTree",
+/// §4; Bullet `btDbvt::collideTT`). With `same` set the two trees are one, and an entry `(a, a)`
+/// stands for "all pairs inside subtree `a`":
+///
+/// ```text
+/// pop (a, b):
+///   a == b (same tree): leaf -> nothing; else push (a1, a1), (a2, a2), (a1, a2)
+///   boxes disjoint -> nothing
+///   both leaves -> report
+///   otherwise split the internal one of larger area (or the only internal one) and push
+///   its two children against the other
+/// ```
+/// Each unordered pair of distinct leaves is reached through exactly one entry.
+fn pair_walk(
+    a_nodes: &[Node],
+    b_nodes: &[Node],
+    start: (u32, u32),
+    same: bool,
+    mut report: impl FnMut(u32, u32) -> Visit,
+) -> QueryStats {
+    let mut stats = QueryStats::default();
+    let mut stack = SpillStack::<(u32, u32)>::new();
+    stack.push(start);
+    while let Some((a, b)) = stack.pop() {
+        let (na, nb) = (&a_nodes[a as usize], &b_nodes[b as usize]);
+        if same && a == b {
+            if !na.is_leaf() {
+                stats.nodes_visited += 1;
+                stack.push((na.child1, na.child2));
+                stack.push((na.child2, na.child2));
+                stack.push((na.child1, na.child1));
+            }
+            continue;
+        }
+        let (la, lb) = (na.is_leaf(), nb.is_leaf());
+        if la && lb {
+            stats.leaves_tested += 1;
+        } else {
+            stats.nodes_visited += 1;
+        }
+        if !overlaps(&na.aabb, &nb.aabb) {
+            continue;
+        }
+        if la && lb {
+            stats.hits += 1;
+            if report(na.child2, nb.child2) == Visit::Stop {
+                break;
+            }
+        } else if lb || (!la && na.aabb.surface_area() >= nb.aabb.surface_area()) {
+            stack.push((na.child2, b));
+            stack.push((na.child1, b));
+        } else {
+            stack.push((a, nb.child2));
+            stack.push((a, nb.child1));
+        }
+    }
+    stats
+}
+
+impl DynamicBvh {
+    /// Every pair of proxies of this tree whose stored boxes overlap, each once, as
+    /// `(smaller handle, larger handle)`, in traversal order (not sorted).
+    pub fn self_pairs(&self, mut f: impl FnMut(ProxyId, ProxyId) -> Visit) -> QueryStats {
+        if self.root == NULL {
+            return QueryStats::default();
+        }
+        pair_walk(
+            &self.nodes,
+            &self.nodes,
+            (self.root, self.root),
+            true,
+            |a, b| {
+                let (a, b) = (self.handle(a), self.handle(b));
+                f(a.min(b), a.max(b))
+            },
+        )
+    }
+
+    /// Every pair (proxy of `self`, proxy of `other`) whose stored boxes overlap, each once, in
+    /// traversal order. The two trees may have different settings; handles of the two trees are
+    /// unrelated numbers.
+    pub fn pairs_with(
+        &self,
+        other: &DynamicBvh,
+        mut f: impl FnMut(ProxyId, ProxyId) -> Visit,
+    ) -> QueryStats {
+        if self.root == NULL || other.root == NULL {
+            return QueryStats::default();
+        }
+        pair_walk(
+            &self.nodes,
+            &other.nodes,
+            (self.root, other.root),
+            false,
+            |a, b| f(self.handle(a), other.handle(b)),
+        )
+    }
+
+    /// The incremental pair update.
+    ///
+    /// ```text
+    /// maybe rebuild (leaf boxes do not change, so neither do the pairs)
+    /// found = for each live proxy m in the move buffer, for each leaf o overlapping m's fat box:
+    ///           skip o == m; skip when o also moved and o < m (o's own query finds the pair)
+    ///           (min(m, o), max(m, o))
+    /// kept  = the previous pair set minus every pair with a side in the move buffer
+    ///         (neither fat box changed and both proxies are alive, so these still overlap, and
+    ///          no other pair of unmoved proxies can have started to)
+    /// pairs = merge(kept, sort(found))   -- disjoint: found pairs have a moved side
+    /// ```
+    /// Removed proxies stay flagged in the move buffer until this call, so their pairs drop out.
+    /// All buffers are reused: nothing is allocated once their capacities suffice.
+    pub(crate) fn update_pairs_impl(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+        self.maybe_rebuild();
+        let mut found = core::mem::take(&mut self.scratch.found);
+        let mut merged = core::mem::take(&mut self.scratch.merged);
+        let mut stack = core::mem::take(&mut self.scratch.stack);
+        found.clear();
+        merged.clear();
+        stack.clear();
+        for &slot in &self.moved {
+            let p = &self.proxies[slot as usize];
+            if p.node == NULL {
+                continue;
+            }
+            let fat = self.nodes[p.node as usize].aabb;
+            let me = self.handle(slot);
+            overlap_walk(
+                &self.nodes,
+                self.root,
+                &mut stack,
+                |b| overlaps(b, &fat),
+                |other| {
+                    let q = &self.proxies[other as usize];
+                    if other != slot && !(q.moved && other < slot) {
+                        let o = ProxyId {
+                            index: other,
+                            generation: q.generation,
+                        };
+                        found.push((me.min(o), me.max(o)));
+                    }
+                    Visit::Continue
+                },
+            );
+        }
+        found.sort_unstable();
+        let proxies = &self.proxies;
+        let unmoved = |&(a, b): &(ProxyId, ProxyId)| {
+            !proxies[a.index as usize].moved && !proxies[b.index as usize].moved
+        };
+        let mut kept = self.pairs.iter().filter(|p| unmoved(p)).peekable();
+        let mut new = found.iter().peekable();
+        loop {
+            let next = match (kept.peek(), new.peek()) {
+                (Some(&&k), Some(&&n)) => {
+                    if k < n {
+                        kept.next();
+                        k
+                    } else {
+                        new.next();
+                        n
+                    }
+                }
+                (Some(&&k), None) => {
+                    kept.next();
+                    k
+                }
+                (None, Some(&&n)) => {
+                    new.next();
+                    n
+                }
+                (None, None) => break,
+            };
+            merged.push(next);
+        }
+        core::mem::swap(&mut self.pairs, &mut merged);
+        for &slot in &self.moved {
+            self.proxies[slot as usize].moved = false;
+        }
+        self.moved.clear();
+        self.scratch.found = found;
+        self.scratch.merged = merged;
+        self.scratch.stack = stack;
+        out.clear();
+        out.extend_from_slice(&self.pairs);
+    }
+}

@@ -1,0 +1,295 @@
+//! Queries: boxes, OBBs, spheres, rays, and a general walk with pruning.
+//!
+//! Traversals are depth-first over an explicit stack that never drops a subtree: queries on
+//! `&self` use [`SpillStack`] (inline for trees up to 64 deep, then a heap vector), and work on
+//! `&mut self` reuses the tree's scratch vector.
+
+use super::node::{overlaps, Node, NULL};
+use super::DynamicBvh;
+use crate::{ProxyId, QueryStats, Visit};
+use sepax_narrowphase::intersect::{classify, Classification};
+use sepax_shapes::math::Real;
+use sepax_shapes::{Aabb, Obb, Ray, Sphere};
+
+/// What a [`DynamicBvh::walk`] callback tells the traversal to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Walk {
+    /// Descend into this node's children (no effect on a leaf).
+    Continue,
+    /// Skip this node's subtree.
+    Prune,
+    /// End the whole traversal.
+    Stop,
+}
+
+/// What a ray-cast callback tells the traversal to do.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RayStep {
+    /// Keep the current clip distance.
+    Continue,
+    /// Lower the clip distance to this value: from now on only leaves whose box the ray enters
+    /// at `t <= clip` are reported. The clip never grows (the minimum is kept); a closest-hit
+    /// query returns the entry distance it was given.
+    Clip(Real),
+    /// End the cast now.
+    Stop,
+}
+
+/// Inline capacity of [`SpillStack`]: rotations keep trees far shallower than this.
+const INLINE: usize = 64;
+
+/// A stack of node indices: inline up to [`INLINE`] entries, then spilling to a `Vec`, so that
+/// `&self` queries allocate nothing for ordinary trees and still never lose a subtree on
+/// degenerate ones.
+pub(crate) struct SpillStack<T = u32> {
+    inline: [T; INLINE],
+    len: usize,
+    spill: Vec<T>,
+}
+
+/// A stack of node indices (inline-spilling or a reused vector).
+pub(crate) trait NodeStack<T = u32> {
+    /// Pushes an entry.
+    fn push(&mut self, i: T);
+    /// Pops the last entry pushed.
+    fn pop(&mut self) -> Option<T>;
+}
+
+impl<T: Copy + Default> SpillStack<T> {
+    pub(crate) fn new() -> Self {
+        Self {
+            inline: [T::default(); INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+}
+
+impl<T: Copy> NodeStack<T> for SpillStack<T> {
+    #[inline]
+    fn push(&mut self, i: T) {
+        if self.len < INLINE {
+            self.inline[self.len] = i;
+            self.len += 1;
+        } else {
+            self.spill.push(i);
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<T> {
+        if let Some(i) = self.spill.pop() {
+            return Some(i);
+        }
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.inline[self.len])
+    }
+}
+
+impl<T> NodeStack<T> for Vec<T> {
+    #[inline]
+    fn push(&mut self, i: T) {
+        Vec::push(self, i);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<T> {
+        Vec::pop(self)
+    }
+}
+
+/// Depth-first traversal of the subtree at `root`: `test` decides for every node (internal or
+/// leaf) whether its box qualifies; qualifying leaves go to `leaf` with their proxy slot.
+pub(crate) fn overlap_walk(
+    nodes: &[Node],
+    root: u32,
+    stack: &mut impl NodeStack,
+    mut test: impl FnMut(&Aabb) -> bool,
+    mut leaf: impl FnMut(u32) -> Visit,
+) -> QueryStats {
+    let mut stats = QueryStats::default();
+    if root == NULL {
+        return stats;
+    }
+    stack.push(root);
+    while let Some(i) = stack.pop() {
+        let n = &nodes[i as usize];
+        if n.is_leaf() {
+            stats.leaves_tested += 1;
+            if test(&n.aabb) {
+                stats.hits += 1;
+                if leaf(n.child2) == Visit::Stop {
+                    while stack.pop().is_some() {}
+                    break;
+                }
+            }
+        } else {
+            stats.nodes_visited += 1;
+            if test(&n.aabb) {
+                stack.push(n.child2);
+                stack.push(n.child1);
+            }
+        }
+    }
+    stats
+}
+
+/// Whether a sphere (centre, squared radius) touches a closed box: the squared distance from the
+/// centre to the box's closest point is at most `r²`. Monotone under box containment (clamps,
+/// subtractions, squares and sums all round monotonically), so no leaf is pruned by an ancestor.
+#[inline]
+pub(crate) fn sphere_touches(aabb: &Aabb, s: &Sphere) -> bool {
+    aabb.distance_squared_to_point(&s.center()) <= s.radius() * s.radius()
+}
+
+impl DynamicBvh {
+    /// Every proxy whose stored (fat) box overlaps `aabb`, closed sets, exact comparisons.
+    pub fn query_aabb(&self, aabb: &Aabb, mut f: impl FnMut(ProxyId) -> Visit) -> QueryStats {
+        overlap_walk(
+            &self.nodes,
+            self.root,
+            &mut SpillStack::<u32>::new(),
+            |b| overlaps(b, aabb),
+            |slot| f(self.handle(slot)),
+        )
+    }
+
+    /// Every proxy whose stored box meets the oriented box `obb`, by the certified test
+    /// [`classify`]: a box that intersects `obb` is always reported; a box reported may miss
+    /// `obb` by at most the band of docs/tolerance.md (it classified as `Uncertain`).
+    pub fn query_obb(&self, obb: &Obb, mut f: impl FnMut(ProxyId) -> Visit) -> QueryStats {
+        overlap_walk(
+            &self.nodes,
+            self.root,
+            &mut SpillStack::<u32>::new(),
+            |b| classify(b, obb) != Classification::Separated,
+            |slot| f(self.handle(slot)),
+        )
+    }
+
+    /// Every proxy whose stored box touches `sphere` (closed sets): the squared distance from the
+    /// centre to the box is at most the squared radius.
+    pub fn query_sphere(&self, sphere: &Sphere, mut f: impl FnMut(ProxyId) -> Visit) -> QueryStats {
+        overlap_walk(
+            &self.nodes,
+            self.root,
+            &mut SpillStack::<u32>::new(),
+            |b| sphere_touches(b, sphere),
+            |slot| f(self.handle(slot)),
+        )
+    }
+
+    /// A general depth-first walk: `f` sees every node reached, with the proxy for a leaf (`None`
+    /// for an internal node) and the node's box, and decides to descend, prune or stop.
+    /// `hits` in the returned stats counts the leaves seen.
+    pub fn walk(&self, mut f: impl FnMut(Option<ProxyId>, &Aabb) -> Walk) -> QueryStats {
+        let mut stats = QueryStats::default();
+        if self.root == NULL {
+            return stats;
+        }
+        let mut stack = SpillStack::<u32>::new();
+        stack.push(self.root);
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            if n.is_leaf() {
+                stats.leaves_tested += 1;
+                stats.hits += 1;
+                if f(Some(self.handle(n.child2)), &n.aabb) == Walk::Stop {
+                    break;
+                }
+            } else {
+                stats.nodes_visited += 1;
+                match f(None, &n.aabb) {
+                    Walk::Continue => {
+                        stack.push(n.child2);
+                        stack.push(n.child1);
+                    }
+                    Walk::Prune => {}
+                    Walk::Stop => break,
+                }
+            }
+        }
+        stats
+    }
+
+    /// Casts `ray` against the stored boxes, nearest subtree first. `f` receives each proxy whose
+    /// box the ray enters at distance `t <= clip` (the entry distance of
+    /// [`Aabb::cast_ray`]: 0 when the origin is inside the box), where `clip` starts at the ray's
+    /// `max_distance` and is lowered by [`RayStep::Clip`]. Subtrees whose box the ray enters
+    /// beyond `clip` are skipped. Leaves arrive roughly, not exactly, in order of distance.
+    pub fn cast_ray(&self, ray: &Ray, mut f: impl FnMut(ProxyId, Real) -> RayStep) -> QueryStats {
+        let mut stats = QueryStats::default();
+        if self.root == NULL {
+            return stats;
+        }
+        let mut clip = ray.max_distance();
+        let entry = |b: &Aabb| b.cast_ray(ray).map(|h| h.distance);
+        let mut stack = SpillStack::<u32>::new();
+        stack.push(self.root);
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            if n.is_leaf() {
+                stats.leaves_tested += 1;
+                let Some(t) = entry(&n.aabb).filter(|&t| t <= clip) else {
+                    continue;
+                };
+                stats.hits += 1;
+                match f(self.handle(n.child2), t) {
+                    RayStep::Continue => {}
+                    RayStep::Clip(c) => {
+                        // A NaN compares false: no change.
+                        if c < clip {
+                            clip = c;
+                        }
+                    }
+                    RayStep::Stop => break,
+                }
+            } else {
+                stats.nodes_visited += 1;
+                if entry(&n.aabb).is_none_or(|t| t > clip) {
+                    continue;
+                }
+                // Push the farther child first so that the nearer one is explored first.
+                let (c1, c2) = (n.child1, n.child2);
+                let t1 = entry(&self.nodes[c1 as usize].aabb).unwrap_or(Real::INFINITY);
+                let t2 = entry(&self.nodes[c2 as usize].aabb).unwrap_or(Real::INFINITY);
+                if t1 <= t2 {
+                    stack.push(c2);
+                    stack.push(c1);
+                } else {
+                    stack.push(c1);
+                    stack.push(c2);
+                }
+            }
+        }
+        stats
+    }
+
+    /// The nearest proxy the ray enters (least entry distance; ties go to the smaller handle),
+    /// with that distance.
+    pub fn cast_ray_closest(&self, ray: &Ray) -> Option<(ProxyId, Real)> {
+        let mut best: Option<(ProxyId, Real)> = None;
+        self.cast_ray(ray, |id, t| {
+            if best.is_none_or(|(b, bt)| t < bt || (t == bt && id < b)) {
+                best = Some((id, t));
+            }
+            RayStep::Clip(t)
+        });
+        best
+    }
+
+    /// Clears `out` and fills it with every proxy the ray enters within its `max_distance`, with
+    /// the entry distance, sorted by distance then handle.
+    pub fn cast_ray_all(&self, ray: &Ray, out: &mut Vec<(ProxyId, Real)>) -> QueryStats {
+        out.clear();
+        let stats = self.cast_ray(ray, |id, t| {
+            out.push((id, t));
+            RayStep::Continue
+        });
+        out.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        stats
+    }
+}

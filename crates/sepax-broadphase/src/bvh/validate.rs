@@ -1,0 +1,201 @@
+//! The invariant checker, run by the tests after every mutation.
+
+use super::node::{FREE, NULL};
+use super::DynamicBvh;
+
+impl DynamicBvh {
+    /// Checks every structural invariant and returns the first violation found:
+    ///
+    /// - the root has no parent; the tree is empty exactly when there are no proxies;
+    /// - every node reached from the root is in use and reached once; each internal node has two
+    ///   children whose `parent` is that node; its box contains both children's boxes and its
+    ///   height is one more than the larger child height (leaves have height 0);
+    /// - the leaves are exactly the live proxies: each leaf names a live slot whose `node` is that
+    ///   leaf, and the leaf's (fat) box contains the proxy's tight box;
+    /// - the nodes not in the tree are exactly the free list (no cycle, every entry marked free);
+    /// - the proxy free list holds only free slots, without cycles, and live plus free plus
+    ///   retired slots add up;
+    /// - the move buffer holds each flagged slot once; the pair set is strictly sorted with
+    ///   `a < b`, and names live proxies unless one side is flagged in the move buffer.
+    ///
+    /// O(nodes + proxies + pairs); allocates a visited table.
+    pub fn validate(&self) -> Result<(), String> {
+        let n_nodes = self.nodes.len();
+        let mut seen = vec![false; n_nodes];
+        let mut leaves = 0usize;
+        let mut in_tree = 0usize;
+        if self.root == NULL {
+            if self.proxy_count != 0 {
+                return Err(format!("empty tree but {} proxies", self.proxy_count));
+            }
+        } else {
+            let root = self.root as usize;
+            if root >= n_nodes {
+                return Err(format!("root {root} out of range"));
+            }
+            if self.nodes[root].parent != NULL {
+                return Err(format!(
+                    "root {root} has parent {}",
+                    self.nodes[root].parent
+                ));
+            }
+            let mut stack = vec![self.root];
+            while let Some(i) = stack.pop() {
+                let iu = i as usize;
+                if iu >= n_nodes {
+                    return Err(format!("node index {i} out of range"));
+                }
+                if seen[iu] {
+                    return Err(format!("node {i} reached twice"));
+                }
+                seen[iu] = true;
+                in_tree += 1;
+                let n = &self.nodes[iu];
+                if n.height == FREE {
+                    return Err(format!("node {i} is in the tree and in the free list"));
+                }
+                if n.is_leaf() {
+                    leaves += 1;
+                    if n.height != 0 {
+                        return Err(format!("leaf {i} has height {}", n.height));
+                    }
+                    let slot = n.child2 as usize;
+                    let Some(p) = self.proxies.get(slot) else {
+                        return Err(format!("leaf {i} names slot {slot} out of range"));
+                    };
+                    if p.node != i {
+                        return Err(format!(
+                            "leaf {i} names slot {slot} whose node is {}",
+                            p.node
+                        ));
+                    }
+                    if !n.aabb.contains_aabb(&p.tight) {
+                        return Err(format!(
+                            "leaf {i}: fat box {:?} does not contain tight box {:?}",
+                            n.aabb, p.tight
+                        ));
+                    }
+                    continue;
+                }
+                let mut max_h = 0;
+                for c in [n.child1, n.child2] {
+                    let cu = c as usize;
+                    if cu >= n_nodes {
+                        return Err(format!("node {i} has child {c} out of range"));
+                    }
+                    let cn = &self.nodes[cu];
+                    if cn.parent != i {
+                        return Err(format!("child {c} of {i} has parent {}", cn.parent));
+                    }
+                    if !n.aabb.contains_aabb(&cn.aabb) {
+                        return Err(format!(
+                            "node {i} box {:?} does not contain child {c} box {:?}",
+                            n.aabb, cn.aabb
+                        ));
+                    }
+                    max_h = max_h.max(cn.height);
+                    stack.push(c);
+                }
+                if n.child1 == n.child2 {
+                    return Err(format!("node {i} has the same child twice"));
+                }
+                if n.height != max_h + 1 {
+                    return Err(format!(
+                        "node {i} height {} but children's max is {max_h}",
+                        n.height
+                    ));
+                }
+            }
+        }
+        if leaves != self.proxy_count {
+            return Err(format!(
+                "{leaves} leaves but {} live proxies",
+                self.proxy_count
+            ));
+        }
+        // Node free list: exactly the nodes outside the tree.
+        let mut free = 0usize;
+        let mut i = self.free_node;
+        while i != NULL {
+            let iu = i as usize;
+            if iu >= n_nodes {
+                return Err(format!("free node {i} out of range"));
+            }
+            if seen[iu] {
+                return Err(format!(
+                    "free node {i} is in the tree or listed twice (cycle)"
+                ));
+            }
+            seen[iu] = true;
+            if self.nodes[iu].height != FREE {
+                return Err(format!("node {i} in the free list is not marked free"));
+            }
+            free += 1;
+            i = self.nodes[iu].parent;
+        }
+        if in_tree + free != n_nodes {
+            return Err(format!(
+                "{in_tree} nodes in the tree + {free} free != pool of {n_nodes}"
+            ));
+        }
+        // Proxy table.
+        let live = self.proxies.iter().filter(|p| p.node != NULL).count();
+        if live != self.proxy_count {
+            return Err(format!("{live} live slots but count {}", self.proxy_count));
+        }
+        let mut listed = vec![false; self.proxies.len()];
+        let mut s = self.free_proxy;
+        while s != NULL {
+            let su = s as usize;
+            let Some(p) = self.proxies.get(su) else {
+                return Err(format!("free slot {s} out of range"));
+            };
+            if listed[su] {
+                return Err(format!("free slot list has a cycle at {s}"));
+            }
+            listed[su] = true;
+            if p.node != NULL {
+                return Err(format!("slot {s} is live and in the free list"));
+            }
+            s = p.next_free;
+        }
+        for (k, p) in self.proxies.iter().enumerate() {
+            let retired = p.node == NULL && p.generation == 0;
+            if p.node == NULL && !listed[k] && !retired {
+                return Err(format!("free slot {k} is not in the free list"));
+            }
+        }
+        // Move buffer and pair set.
+        let mut flagged = vec![false; self.proxies.len()];
+        for &s in &self.moved {
+            let su = s as usize;
+            if su >= self.proxies.len() || flagged[su] || !self.proxies[su].moved {
+                return Err(format!(
+                    "move buffer entry {s} is out of range, repeated or unflagged"
+                ));
+            }
+            flagged[su] = true;
+        }
+        if self.proxies.iter().filter(|p| p.moved).count() != self.moved.len() {
+            return Err("a slot is flagged moved but not in the move buffer".into());
+        }
+        for w in self.pairs.windows(2) {
+            if w[0] >= w[1] {
+                return Err(format!("pair set not strictly sorted at {:?}", w));
+            }
+        }
+        for &(a, b) in &self.pairs {
+            if a >= b {
+                return Err(format!("pair ({a:?}, {b:?}) not ordered"));
+            }
+            for id in [a, b] {
+                if self.slot(id).is_none() && !self.proxies[id.index as usize].moved {
+                    return Err(format!(
+                        "pair names dead proxy {id:?} outside the move buffer"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,90 @@
+//! # sepax-broadphase
+//!
+//! Candidate pairs for the narrow phase. Every implementation answers the same
+//! [`BroadPhase`] trait, so a user can pick per scene and the tests can compare them all with
+//! the brute-force reference:
+//!
+//! - [`bvh::DynamicBvh`]: dynamic AABB tree with fat leaves, surface-area-heuristic insertion,
+//!   tree rotations and binned-SAH rebuilds (the default);
+//! - [`sap::SweepAndPrune`]: box pruning (sort on one axis, test the other two);
+//! - [`grid::UniformGrid`]: a uniform grid for many similar-size objects;
+//! - [`brute::BruteForce`]: all pairs, the reference.
+//!
+//! [`batch`] holds the structure-of-arrays SIMD box kernels shared with the narrow phase.
+//!
+//! Overlap is closed-set (touching boxes overlap) and exact (AABB comparisons only), so no
+//! implementation ever drops a pair that the fat boxes share.
+
+// Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
+#![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
+
+pub mod batch;
+pub mod brute;
+pub mod bvh;
+pub mod grid;
+pub mod sap;
+
+use sepax_shapes::math::Vector3;
+use sepax_shapes::Aabb;
+
+/// A proxy handle: an index into the broad phase's proxy table plus a generation, so that a
+/// stale handle (of a removed proxy) is detected instead of aliasing a new one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProxyId {
+    /// Slot index.
+    pub index: u32,
+    /// Generation of the slot when the handle was made.
+    pub generation: u32,
+}
+
+/// What a query callback tells the traversal to do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Visit {
+    /// Keep going.
+    Continue,
+    /// Stop the whole query now.
+    Stop,
+}
+
+/// Diagnostics returned by queries: how much of the structure was visited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QueryStats {
+    /// Internal nodes (or cells, or sorted entries) visited.
+    pub nodes_visited: usize,
+    /// Leaf boxes tested.
+    pub leaves_tested: usize,
+    /// Results reported to the callback.
+    pub hits: usize,
+}
+
+/// A broad phase over axis-aligned boxes. Proxies carry a user value (`u64`), typically the
+/// index or handle of a collider.
+///
+/// Pair finding is incremental: [`BroadPhase::update_pairs`] reports every overlapping pair of
+/// proxies (by their *fat* boxes where the implementation fattens), each once as
+/// `(min id, max id)`, sorted, so that the output does not depend on insertion history.
+pub trait BroadPhase {
+    /// Adds a proxy with its tight box; returns its handle.
+    fn insert(&mut self, aabb: Aabb, user: u64) -> ProxyId;
+    /// Removes a proxy. Returns false (and changes nothing) for a stale or unknown handle.
+    fn remove(&mut self, id: ProxyId) -> bool;
+    /// Moves a proxy to a new tight box; `displacement` (the motion over the next step) lets a
+    /// fattening implementation predict. Returns false for a stale or unknown handle.
+    fn update(&mut self, id: ProxyId, aabb: Aabb, displacement: Vector3) -> bool;
+    /// The user value of a live proxy.
+    fn user(&self, id: ProxyId) -> Option<u64>;
+    /// The box the structure stores for a proxy (fat where the implementation fattens).
+    fn stored_aabb(&self, id: ProxyId) -> Option<Aabb>;
+    /// Number of live proxies.
+    fn len(&self) -> usize;
+    /// Whether there are no proxies.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Every proxy whose stored box overlaps `aabb` (closed sets), through `f`.
+    fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> Visit) -> QueryStats;
+    /// Clears `out` and fills it with every pair of proxies whose stored boxes overlap, each
+    /// once as `(a, b)` with `a < b`, sorted ascending. Implementations may use what moved
+    /// since the last call to do less work, but the result is always the complete set.
+    fn update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>);
+}
