@@ -1,7 +1,7 @@
-//! A lane vector of `Real`s as a plain array, so that one kernel source compiles to SSE2 in the
-//! portable build and to AVX2 inside the `#[target_feature]` wrappers of [`super::avx2`]
-//! (LLVM vectorises the fixed-length loops; it never reorders or fuses IEEE operations, so
-//! every lane computes exactly what the scalar code computes).
+//! A lane vector of `Real`s on `wide` (SSE2 on a default x86-64 build; the `#[target_feature]`
+//! wrappers of [`super::avx2`] let LLVM re-encode the same operations with AVX). Every operation
+//! is one IEEE operation per lane, never fused or reordered, so every lane computes exactly
+//! what the scalar code computes.
 
 use sepax_shapes::math::Real;
 
@@ -15,77 +15,55 @@ pub const LANES: usize = 4;
 /// A bit per lane (bit `k` = lane `k`).
 pub type LaneMask = u32;
 
-/// `LANES` values of `Real`, one per pair in the step.
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(32))]
-pub struct V(pub [Real; LANES]);
+#[cfg(not(feature = "f64"))]
+type Lanes = wide::f32x8;
+#[cfg(feature = "f64")]
+type Lanes = wide::f64x4;
 
-macro_rules! lanewise {
-    ($a:expr, |$k:ident| $e:expr) => {{
-        let _ = &$a;
-        let mut r = [0.0 as Real; LANES];
-        for $k in 0..LANES {
-            r[$k] = $e;
-        }
-        V(r)
-    }};
-}
+/// `LANES` values of `Real`, one per pair in the step, on `wide`'s safe SIMD types (each
+/// operation is one IEEE operation per lane, never fused or reordered, so every lane computes
+/// exactly what the scalar code computes).
+#[derive(Clone, Copy, Debug)]
+pub struct V(Lanes);
 
 impl V {
     /// Every lane `x`.
     #[inline(always)]
     pub fn splat(x: Real) -> V {
-        V([x; LANES])
+        V(Lanes::splat(x))
     }
     /// `|x|` per lane (exact).
     #[inline(always)]
     pub fn abs(self) -> V {
-        lanewise!(self, |k| self.0[k].abs())
+        V(self.0.abs())
     }
-    /// The smaller per lane (`b` when equal; inputs of the kernels are never NaN where a
-    /// minimum is read, and signed zeros compare equal, so the choice never changes a verdict).
+    /// `self` where `self < b`, else `b` (the `minps` rule; inputs of the kernels are never
+    /// NaN where a minimum is read, and signed zeros compare equal, so the choice never changes
+    /// a verdict).
     #[inline(always)]
     pub fn min(self, b: V) -> V {
-        lanewise!(self, |k| if self.0[k] < b.0[k] {
-            self.0[k]
-        } else {
-            b.0[k]
-        })
+        V(self.0.fast_min(b.0))
     }
-    /// The larger per lane, as `f32::max` / `f64::max` on non-NaN inputs.
+    /// `self` where `self > b`, else `b` (the `maxps` rule).
     #[inline(always)]
     pub fn max(self, b: V) -> V {
-        lanewise!(self, |k| if self.0[k] > b.0[k] {
-            self.0[k]
-        } else {
-            b.0[k]
-        })
+        V(self.0.fast_max(b.0))
     }
     /// Bit `k` set where `self[k] < b[k]` (false for NaN).
     #[inline(always)]
     pub fn lt(self, b: V) -> LaneMask {
-        mask(|k| self.0[k] < b.0[k])
+        self.0.simd_lt(b.0).to_bitmask() as LaneMask
     }
     /// Bit `k` set where `self[k] <= b[k]` (false for NaN).
     #[inline(always)]
     pub fn le(self, b: V) -> LaneMask {
-        mask(|k| self.0[k] <= b.0[k])
+        self.0.simd_le(b.0).to_bitmask() as LaneMask
     }
     /// Bit `k` set where `self[k] > b[k]` (false for NaN).
     #[inline(always)]
     pub fn gt(self, b: V) -> LaneMask {
-        mask(|k| self.0[k] > b.0[k])
+        self.0.simd_gt(b.0).to_bitmask() as LaneMask
     }
-}
-
-/// Packs a per-lane predicate into a [`LaneMask`].
-#[inline(always)]
-pub fn mask(f: impl Fn(usize) -> bool) -> LaneMask {
-    let mut m = 0;
-    for k in 0..LANES {
-        m |= (f(k) as LaneMask) << k;
-    }
-    m
 }
 
 /// The mask of the first `n` lanes (all lanes when `n >= LANES`).
@@ -102,7 +80,7 @@ impl core::ops::Add for V {
     type Output = V;
     #[inline(always)]
     fn add(self, b: V) -> V {
-        lanewise!(self, |k| self.0[k] + b.0[k])
+        V(self.0 + b.0)
     }
 }
 
@@ -110,7 +88,7 @@ impl core::ops::Sub for V {
     type Output = V;
     #[inline(always)]
     fn sub(self, b: V) -> V {
-        lanewise!(self, |k| self.0[k] - b.0[k])
+        V(self.0 - b.0)
     }
 }
 
@@ -118,7 +96,7 @@ impl core::ops::Mul for V {
     type Output = V;
     #[inline(always)]
     fn mul(self, b: V) -> V {
-        lanewise!(self, |k| self.0[k] * b.0[k])
+        V(self.0 * b.0)
     }
 }
 
@@ -129,13 +107,13 @@ pub fn load(v: &[Real], start: usize, pad: Real) -> V {
         Some(s) => {
             let mut r = [0.0 as Real; LANES];
             r.copy_from_slice(s);
-            V(r)
+            V(Lanes::from(r))
         }
         None => {
             let mut r = [pad; LANES];
             let tail = &v[start.min(v.len())..];
             r[..tail.len()].copy_from_slice(tail);
-            V(r)
+            V(Lanes::from(r))
         }
     }
 }
@@ -147,5 +125,5 @@ pub fn gather(v: &[Real], idx: &[usize; LANES]) -> V {
     for k in 0..LANES {
         r[k] = v[idx[k]];
     }
-    V(r)
+    V(Lanes::from(r))
 }
