@@ -226,14 +226,26 @@ impl DynamicBvh {
             return stats;
         }
         let mut clip = ray.max_distance();
-        let entry = |b: &Aabb| b.cast_ray(ray).map(|h| h.distance);
-        let mut stack = SpillStack::<u32>::new();
-        stack.push(self.root);
-        while let Some(i) = stack.pop() {
+        let exact = |b: &Aabb| b.cast_ray(ray).map(|h| h.distance);
+        let slab = RaySlab::new(ray);
+        // Internal nodes are pruned with a conservative slab bound (never above the exact entry
+        // distance); leaves report the exact entry of `Aabb::cast_ray`.
+        let bound = |b: &Aabb| match &slab {
+            Some(s) => s.entry_lower_bound(b),
+            None => exact(b),
+        };
+        let mut stack = SpillStack::<(u32, Real)>::new();
+        if let Some(t) = bound(&self.nodes[self.root as usize].aabb) {
+            stack.push((self.root, t));
+        }
+        while let Some((i, t_node)) = stack.pop() {
+            if t_node > clip {
+                continue;
+            }
             let n = &self.nodes[i as usize];
             if n.is_leaf() {
                 stats.leaves_tested += 1;
-                let Some(t) = entry(&n.aabb).filter(|&t| t <= clip) else {
+                let Some(t) = exact(&n.aabb).filter(|&t| t <= clip) else {
                     continue;
                 };
                 stats.hits += 1;
@@ -249,19 +261,22 @@ impl DynamicBvh {
                 }
             } else {
                 stats.nodes_visited += 1;
-                if entry(&n.aabb).is_none_or(|t| t > clip) {
-                    continue;
-                }
                 // Push the farther child first so that the nearer one is explored first.
                 let (c1, c2) = (n.child1, n.child2);
-                let t1 = entry(&self.nodes[c1 as usize].aabb).unwrap_or(Real::INFINITY);
-                let t2 = entry(&self.nodes[c2 as usize].aabb).unwrap_or(Real::INFINITY);
-                if t1 <= t2 {
-                    stack.push(c2);
-                    stack.push(c1);
-                } else {
-                    stack.push(c1);
-                    stack.push(c2);
+                let t1 = bound(&self.nodes[c1 as usize].aabb).filter(|&t| t <= clip);
+                let t2 = bound(&self.nodes[c2 as usize].aabb).filter(|&t| t <= clip);
+                match (t1, t2) {
+                    (Some(a), Some(b)) if a <= b => {
+                        stack.push((c2, b));
+                        stack.push((c1, a));
+                    }
+                    (Some(a), Some(b)) => {
+                        stack.push((c1, a));
+                        stack.push((c2, b));
+                    }
+                    (Some(a), None) => stack.push((c1, a)),
+                    (None, Some(b)) => stack.push((c2, b)),
+                    (None, None) => {}
                 }
             }
         }
@@ -291,5 +306,54 @@ impl DynamicBvh {
         });
         out.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
         stats
+    }
+}
+
+/// A ray prepared for slab tests against many boxes (Williams et al. 2005): origin and
+/// reciprocal direction. `None` when a direction component is zero (the `0 * inf` case); the
+/// traversal then uses the exact `Aabb::cast_ray` everywhere.
+struct RaySlab {
+    origin: [Real; 3],
+    inv: [Real; 3],
+    max: Real,
+}
+
+impl RaySlab {
+    fn new(ray: &Ray) -> Option<RaySlab> {
+        let (o, d) = (ray.origin(), ray.direction());
+        if d.iter().any(|c| *c == 0.0) {
+            return None;
+        }
+        Some(RaySlab {
+            origin: [o.x, o.y, o.z],
+            inv: [1.0 / d.x, 1.0 / d.y, 1.0 / d.z],
+            max: ray.max_distance(),
+        })
+    }
+
+    /// A lower bound of the distance at which the ray enters `b` (0 if it starts inside), or
+    /// `None` when it certainly misses `b` within its length. Conservative: each slab distance
+    /// `(plane - origin) * inv` carries a relative error below `gamma(3)` (subtraction, the
+    /// rounded reciprocal, the product), so the interval is widened by `gamma(4)` of its ends
+    /// before deciding; a ray that `Aabb::cast_ray` reports as hitting is never pruned.
+    #[inline(always)]
+    fn entry_lower_bound(&self, b: &Aabb) -> Option<Real> {
+        let (lo, hi) = (b.min(), b.max());
+        let mut t_near: Real = 0.0;
+        let mut t_far: Real = self.max;
+        let g = sepax_shapes::tolerance::gamma(4);
+        for k in 0..3 {
+            let ta = (lo[k] - self.origin[k]) * self.inv[k];
+            let tb = (hi[k] - self.origin[k]) * self.inv[k];
+            let (t0, t1) = if ta <= tb { (ta, tb) } else { (tb, ta) };
+            let (t0, t1) = (t0 - g * t0.abs(), t1 + g * t1.abs());
+            if t0 > t_near {
+                t_near = t0;
+            }
+            if t1 < t_far {
+                t_far = t1;
+            }
+        }
+        (t_near <= t_far).then_some(t_near)
     }
 }
