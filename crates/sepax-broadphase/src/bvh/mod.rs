@@ -115,8 +115,6 @@ struct Scratch {
     found: Vec<(ProxyId, ProxyId)>,
     /// The merged pair set being built.
     merged: Vec<(ProxyId, ProxyId)>,
-    /// Priority queue of the branch-and-bound sibling search.
-    heap: std::collections::BinaryHeap<insert::Candidate>,
     /// Leaves and centroids of the rebuild.
     build: Vec<rebuild::Item>,
     /// Ranges still to build in a rebuild.
