@@ -14,15 +14,21 @@ impl DynamicBvh {
         n.height = 1 + a.height.max(b.height);
     }
 
-    /// Refits `start` and every ancestor up to the root, rotating each when `rotate` is set.
+    /// Refits `start` and its ancestors, rotating each when `rotate` is set. Stops at the first
+    /// ancestor whose box and height come out unchanged with no rotation applied: everything
+    /// above it depends only on that box and height, so it is already up to date.
     pub(crate) fn refit_ancestors(&mut self, start: u32, rotate: bool) {
         let mut i = start;
         while i != NULL {
+            let before = self.nodes[i as usize];
             self.refit_node(i);
-            if rotate {
-                self.rotate(i);
+            let rotated = rotate && self.rotate(i);
+            let after = &self.nodes[i as usize];
+            if !rotated && i != start && after.aabb == before.aabb && after.height == before.height
+            {
+                break;
             }
-            i = self.nodes[i as usize].parent;
+            i = after.parent;
         }
     }
 

@@ -6,7 +6,8 @@ use sepax_shapes::math::Real;
 
 impl DynamicBvh {
     /// Tries the swaps below the internal node `a` and applies the one that reduces the summed
-    /// surface area of `a`'s children the most (none when none reduces it).
+    /// surface area of `a`'s children the most (none when none reduces it). Returns whether a
+    /// swap was applied.
     ///
     /// ```text
     ///        a                 b = a.child1 = (d, e),  c = a.child2 = (f, g)
@@ -17,7 +18,7 @@ impl DynamicBvh {
     ///                         d<->f, d<->g, e<->f, e<->g: both b and c change
     /// gain = SA(old children of a) - SA(new children of a); apply the largest positive gain.
     /// ```
-    pub(crate) fn rotate(&mut self, a: u32) {
+    pub(crate) fn rotate(&mut self, a: u32) -> bool {
         let na = self.nodes[a as usize];
         let (b, c) = (na.child1, na.child2);
         let (nb, nc) = (self.nodes[b as usize], self.nodes[c as usize]);
@@ -61,7 +62,9 @@ impl DynamicBvh {
                 }
             }
             self.refit_node(a);
+            return true;
         }
+        false
     }
 
     /// Exchanges two subtrees, neither an ancestor of the other (boxes are not refitted).
