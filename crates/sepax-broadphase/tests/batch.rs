@@ -5,7 +5,7 @@
 
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-#[path = "batch_common.rs"]
+#[path = "../../sepax-narrowphase/tests/common/mod.rs"]
 mod common;
 
 use common::{AnyBox, Category, Gen, CATEGORIES};

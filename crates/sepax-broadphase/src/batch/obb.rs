@@ -99,7 +99,7 @@ impl PairKernel for ObbObb {
 }
 
 #[cfg(test)]
-#[path = "../../tests/batch_common.rs"]
+#[path = "../../../sepax-narrowphase/tests/common/mod.rs"]
 mod common;
 
 #[cfg(test)]
