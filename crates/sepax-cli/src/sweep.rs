@@ -1,19 +1,23 @@
-//! Candidate pairs by sort-and-sweep on world AABBs.
+//! Candidate pairs for `check` and `demo`: the broad phase's sweep-and-prune
+//! (`sepax_broadphase::sap`) driven over a slice of world AABBs.
 //!
-//! The boxes are sorted by `min.x`; a sweep along x keeps an active list of the boxes whose x
-//! interval is still open, and every box entering the sweep is paired with the active boxes whose
-//! y and z intervals also overlap. Boxes are closed sets, so touching intervals count as
-//! overlapping (touching shapes must reach the narrow phase). The cost is the sort plus the number
-//! of pairs whose x intervals overlap, instead of the `n (n - 1) / 2` pairs of an all-pairs loop.
+//! Boxes are closed sets, so touching boxes are candidates (touching shapes must reach the
+//! narrow phase). The cost is the sort plus the pairs whose x intervals overlap, instead of the
+//! `n (n - 1) / 2` pairs of an all-pairs loop; between calls on the same number of boxes (the
+//! demo's frames) the proxies are updated in place and the sorted order is reused.
 
+use sepax_broadphase::sap;
+use sepax_broadphase::{BroadPhase, ProxyId};
+use sepax_shapes::math::Vector3;
 use sepax_shapes::Aabb;
 
-/// Reusable scratch space for [`SweepAndPrune::candidates`], so that a per-frame caller (the demo)
-/// allocates nothing once warm.
+/// A sweep-and-prune kept across calls, so that a per-frame caller (the demo) reuses its sorted
+/// order and buffers.
 #[derive(Debug, Default)]
 pub struct SweepAndPrune {
-    order: Vec<usize>,
-    active: Vec<usize>,
+    sap: sap::SweepAndPrune,
+    ids: Vec<ProxyId>,
+    pairs: Vec<(ProxyId, ProxyId)>,
 }
 
 impl SweepAndPrune {
@@ -22,46 +26,28 @@ impl SweepAndPrune {
         Self::default()
     }
 
-    /// Appends to `out` (after clearing it) every pair `(i, j)` with `i < j` whose boxes overlap
-    /// on all three axes (touching counts). Each pair appears once; the order of `out` is
-    /// deterministic but otherwise unspecified (callers sort when they need to).
+    /// Fills `out` (after clearing it) with every pair `(i, j)`, `i < j`, of indices into
+    /// `boxes` whose boxes overlap on all three axes (touching counts), each once, sorted.
     pub fn candidates(&mut self, boxes: &[Aabb], out: &mut Vec<(usize, usize)>) {
-        out.clear();
-        self.order.clear();
-        self.order.extend(0..boxes.len());
-        // Ties broken by index: the result never depends on the sort's stability.
-        self.order.sort_unstable_by(|&i, &j| {
-            boxes[i]
-                .min()
-                .x
-                .total_cmp(&boxes[j].min().x)
-                .then(i.cmp(&j))
-        });
-        self.active.clear();
-        for &i in &self.order {
-            let bi = &boxes[i];
-            let (min_i, max_i) = (bi.min(), bi.max());
-            let mut k = 0;
-            while k < self.active.len() {
-                let j = self.active[k];
-                let bj = &boxes[j];
-                let (min_j, max_j) = (bj.min(), bj.max());
-                if max_j.x < min_i.x {
-                    // Every later box starts at or beyond min_i.x: j can never pair again.
-                    self.active.swap_remove(k);
-                    continue;
-                }
-                if min_i.y <= max_j.y
-                    && min_j.y <= max_i.y
-                    && min_i.z <= max_j.z
-                    && min_j.z <= max_i.z
-                {
-                    out.push(if i < j { (i, j) } else { (j, i) });
-                }
-                k += 1;
+        if self.ids.len() == boxes.len() {
+            for (id, b) in self.ids.iter().zip(boxes) {
+                self.sap.update(*id, *b, Vector3::zeros());
             }
-            self.active.push(i);
+        } else {
+            self.sap = sap::SweepAndPrune::new();
+            self.ids.clear();
+            for (i, b) in boxes.iter().enumerate() {
+                self.ids.push(self.sap.insert(*b, i as u64));
+            }
         }
+        self.sap.update_pairs(&mut self.pairs);
+        out.clear();
+        // Users are the indices; pairs come sorted by handle, i.e. by index (inserted in order).
+        let index = |id: ProxyId| self.sap.user(id).map_or(usize::MAX, |u| u as usize);
+        out.extend(self.pairs.iter().map(|&(a, b)| {
+            let (i, j) = (index(a), index(b));
+            (i.min(j), i.max(j))
+        }));
     }
 }
 
