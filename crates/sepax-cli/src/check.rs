@@ -5,16 +5,23 @@
 //! that order (first shape, then second); `--json` prints `{"pairs": [...], "stats": {...}}`.
 //! Exit 0 whatever was found, 1 with `--fail-on-hit` when a pair intersects, 2 on bad input with
 //! one line on stderr and nothing on stdout.
+//!
+//! `--contacts` adds, for each intersecting pair, the unit normal from the pair's first shape to
+//! the second, the penetration depth (`>= 0`, the minimum translation distance) and the contact
+//! manifold's points (midpoints of the two surface points): in text after the ids
+//! (`a b normal (x, y, z) depth d points (x, y, z) ...`), in JSON as `"normal"`, `"depth"` and
+//! `"points"` in each pair object.
 
 use crate::explain::{axis_words, box_witness, verdict_word, witness_sentence};
 use crate::input::{layers_allow, listed_pairs, load_scene, CliError};
 use crate::sweep::SweepAndPrune;
 use clap::Args;
+use sepax_narrowphase::contact::{contact_manifold, ContactConfig};
 use sepax_narrowphase::intersect::{intersects_shapes, BoxWitness};
 use sepax_scene::svg::{render_svg, DrawShape, DrawWitness, SvgOptions};
 use sepax_scene::Scene;
 use sepax_shapes::math::Real;
-use sepax_shapes::Aabb;
+use sepax_shapes::{Aabb, Shape};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -39,12 +46,49 @@ pub struct CheckArgs {
     /// witnesses of the explained pairs drawn too).
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
+    /// For each intersecting pair, also print the contact normal (unit, from the first shape to
+    /// the second), the penetration depth (>= 0) and the contact manifold's points.
+    #[arg(long)]
+    pub contacts: bool,
 }
 
 #[derive(Serialize)]
 struct JsonPair<'a> {
     a: &'a str,
     b: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    normal: Option<[Real; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<Real>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    points: Option<Vec<[Real; 3]>>,
+}
+
+/// The contact of an intersecting pair as printed: normal, depth and points.
+pub struct PairContact {
+    /// Unit normal from the first shape to the second.
+    pub normal: [Real; 3],
+    /// Penetration depth, `>= 0`.
+    pub depth: Real,
+    /// Manifold points (midpoints of the two surface points).
+    pub points: Vec<[Real; 3]>,
+}
+
+/// The contact of a pair that the overlap test reported intersecting. A touching pair may come
+/// out a rounding error apart, so the manifold is asked with a speculative margin of `1e-4` of
+/// the pair's size and the depth is clamped at 0.
+pub fn pair_contact(a: &Shape, b: &Shape) -> Result<PairContact, String> {
+    let size = a.world_aabb().merge(&b.world_aabb()).extents().max();
+    let margin = if size.is_finite() { 1e-4 * size } else { 0.0 };
+    let m = contact_manifold(a, b, &ContactConfig::with_margin(margin))
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| "no contact found for an intersecting pair".to_string())?;
+    let v = |p: &sepax_shapes::math::Vector3| [p.x + 0.0, p.y + 0.0, p.z + 0.0];
+    Ok(PairContact {
+        normal: v(&m.normal),
+        depth: m.depth.max(0.0),
+        points: m.points.iter().map(|p| v(&p.midpoint().coords)).collect(),
+    })
 }
 
 #[derive(Serialize)]
@@ -219,6 +263,20 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
         )?;
     }
     let id = |i: usize| scene.shapes[i].id.as_str();
+    let contacts: Vec<Option<PairContact>> = if args.contacts {
+        let _span = tracing::info_span!("contacts").entered();
+        result
+            .hits
+            .iter()
+            .map(|&(i, j)| {
+                pair_contact(&scene.shapes[i].shape, &scene.shapes[j].shape)
+                    .map(Some)
+                    .map_err(|e| CliError::new(format!("shapes {:?} and {:?}: {e}", id(i), id(j))))
+            })
+            .collect::<Result<_, _>>()?
+    } else {
+        result.hits.iter().map(|_| None).collect()
+    };
     let mut text = String::new();
     if args.json {
         let explanations = args.explain.then(|| {
@@ -240,7 +298,14 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
             pairs: result
                 .hits
                 .iter()
-                .map(|&(i, j)| JsonPair { a: id(i), b: id(j) })
+                .zip(&contacts)
+                .map(|(&(i, j), c)| JsonPair {
+                    a: id(i),
+                    b: id(j),
+                    normal: c.as_ref().map(|c| c.normal),
+                    depth: c.as_ref().map(|c| c.depth),
+                    points: c.as_ref().map(|c| c.points.clone()),
+                })
                 .collect(),
             stats: JsonStats {
                 shapes: scene.shapes.len(),
@@ -259,10 +324,22 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
             .map_err(|e| CliError::new(format!("cannot write JSON: {e}")))?;
         text.push('\n');
     } else {
-        for &(i, j) in &result.hits {
+        let triple = |v: &[Real; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
+        for (&(i, j), c) in result.hits.iter().zip(&contacts) {
             text.push_str(id(i));
             text.push(' ');
             text.push_str(id(j));
+            if let Some(c) = c {
+                text.push_str(&format!(
+                    " normal {} depth {} points",
+                    triple(&c.normal),
+                    c.depth
+                ));
+                for p in &c.points {
+                    text.push(' ');
+                    text.push_str(&triple(p));
+                }
+            }
             text.push('\n');
         }
         for (i, j, w) in &witnesses {

@@ -662,3 +662,118 @@ fn verbose_logs_go_to_stderr_only() {
         assert!(log.contains(span), "{span} not in {log}");
     }
 }
+
+// ---- check --contacts ----------------------------------------------------------------------
+
+/// A crate sunk 0.1 into the floor, a ball sunk 0.25 into the crate's top face, and a far box.
+const CONTACT_SCENE: &str = r#"{
+  "shapes": [
+    {"id": "floor", "type": "aabb", "min": [-10, -1, -10], "max": [10, 0, 10]},
+    {"id": "crate", "type": "obb", "center": [0, 0.4, 0], "half_extents": [0.5, 0.5, 0.5],
+     "rotation": [0.9238795325112867, 0, 0.3826834323650898, 0]},
+    {"id": "ball", "type": "sphere", "center": [0, 1.15, 0], "radius": 0.5},
+    {"id": "far", "type": "aabb", "min": [5, 5, 5], "max": [6, 6, 6]}
+  ]
+}"#;
+
+fn close(x: &serde_json::Value, want: f64, tol: f64) -> bool {
+    (x.as_f64().unwrap() - want).abs() <= tol
+}
+
+#[test]
+fn contacts_json_gives_normal_depth_and_points() {
+    let path = scratch("contacts.json", CONTACT_SCENE);
+    let out = stdout_of(&["check", "--contacts", "--json", path.to_str().unwrap()]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let pairs = json["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 2, "{out}");
+    // floor / crate: normal +y from the floor to the crate, depth 0.1, 4 points at y in
+    // [-0.1, 0] (midpoints of the crate's corners and their projections on the floor).
+    let p = &pairs[0];
+    assert_eq!(
+        (p["a"].as_str(), p["b"].as_str()),
+        (Some("floor"), Some("crate"))
+    );
+    let n = p["normal"].as_array().unwrap();
+    assert!(close(&n[0], 0.0, 1e-6) && close(&n[1], 1.0, 1e-6) && close(&n[2], 0.0, 1e-6));
+    assert!(close(&p["depth"], 0.1, 1e-5), "{p}");
+    let pts = p["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 4);
+    for q in pts {
+        assert!(close(&q[1], -0.05, 1e-5), "{q}");
+        // The crate's corners rotated 45 degrees about y: |x| + |z| = sqrt(2)/2 * 2 * 0.5.
+        let (x, z) = (q[0].as_f64().unwrap(), q[2].as_f64().unwrap());
+        assert!((x.abs() + z.abs() - 0.5f64.sqrt()).abs() < 1e-5, "{q}");
+    }
+    // crate / ball: the ball is the second shape, so the normal points up into it; depth 0.25.
+    let p = &pairs[1];
+    assert_eq!(
+        (p["a"].as_str(), p["b"].as_str()),
+        (Some("crate"), Some("ball"))
+    );
+    let n = p["normal"].as_array().unwrap();
+    assert!(close(&n[1], 1.0, 1e-6), "{p}");
+    assert!(close(&p["depth"], 0.25, 1e-5), "{p}");
+    assert_eq!(p["points"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn contacts_text_and_plain_output_unchanged_without_flag() {
+    let path = scratch("contacts_text.json", CONTACT_SCENE);
+    let plain = stdout_of(&["check", path.to_str().unwrap()]);
+    assert_eq!(plain, "floor crate\ncrate ball\n");
+    let out = stdout_of(&["check", "--contacts", path.to_str().unwrap()]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    // `a b normal (x, y, z) depth d points (x, y, z) ...`
+    let numbers = |line: &str| -> Vec<f64> {
+        line.split([' ', '(', ')', ','])
+            .filter_map(|w| w.parse().ok())
+            .collect()
+    };
+    assert!(lines[0].starts_with("floor crate normal ("), "{out}");
+    assert!(
+        lines[0].contains(") depth ") && lines[0].contains(" points ("),
+        "{out}"
+    );
+    let v = numbers(lines[0]);
+    assert_eq!(v.len(), 3 + 1 + 4 * 3, "{out}");
+    assert!(
+        (v[1] - 1.0).abs() < 1e-6 && (v[3] - 0.1).abs() < 1e-5,
+        "{out}"
+    );
+    assert!(lines[1].starts_with("crate ball normal ("), "{out}");
+    let v = numbers(lines[1]);
+    assert_eq!(v.len(), 3 + 1 + 3, "{out}");
+    assert!(
+        (v[1] - 1.0).abs() < 1e-6 && (v[3] - 0.25).abs() < 1e-5,
+        "{out}"
+    );
+    // Without --contacts the JSON pair objects have only the ids.
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["check", "--json", path.to_str().unwrap()])).unwrap();
+    assert!(json["pairs"][0].get("normal").is_none());
+}
+
+#[test]
+fn contacts_of_touching_pairs_have_zero_depth() {
+    // touching.json: shared faces and a shared corner; every depth is 0 (never negative).
+    let path = scene("touching.json");
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "check",
+        "--contacts",
+        "--json",
+        path.to_str().unwrap(),
+    ]))
+    .unwrap();
+    let pairs = json["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 3);
+    for p in pairs {
+        let d = p["depth"].as_f64().unwrap();
+        assert!((0.0..1e-5).contains(&d), "{p}");
+        let n = p["normal"].as_array().unwrap();
+        let len: f64 = n.iter().map(|x| x.as_f64().unwrap().powi(2)).sum();
+        assert!((len - 1.0).abs() < 1e-5, "{p}");
+        assert!(!p["points"].as_array().unwrap().is_empty());
+    }
+}

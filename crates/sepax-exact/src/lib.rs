@@ -34,7 +34,9 @@ mod box_box;
 mod boxes;
 mod distance;
 mod dyadic;
+mod pair_distance;
 mod pairs;
+mod penetration;
 mod vector;
 mod zonotope;
 
@@ -42,5 +44,7 @@ pub use box_box::{box_box, box_box_unfiltered, BoxBoxExact, ExactAxis};
 pub use boxes::{aabb_aabb, point_in_box, ExactBox};
 pub use distance::*;
 pub use dyadic::Dyadic;
+pub use pair_distance::*;
 pub use pairs::*;
+pub use penetration::{box_axis_depths, box_depth_along, box_depth_along_within};
 pub use vector::SqDistance;

@@ -42,3 +42,26 @@ pub const FLAT_CONTAINMENT_TOLERANCE: Real = 256.0 * UNIT_ROUNDOFF;
 /// `SEPARATION_TOLERANCE * m`, `m` the magnitude of the projected coordinates, so rounding can
 /// only turn "barely separated" into "intersecting", never the reverse.
 pub const SEPARATION_TOLERANCE: Real = 64.0 * UNIT_ROUNDOFF;
+
+/// Axis preference of box contacts (`sepax-narrowphase`'s `contact::box_box`), relative to the
+/// pair's feature scale `s = min(max h_A, max h_B)` (the larger half-extent of the smaller box).
+/// Among the 15 SAT axes the least-penetration axis wins, except that a face of `A` is kept over
+/// a face of `B`, and a face over an edge–edge axis, unless the other axis is shallower by more
+/// than `CONTACT_AXIS_PREFERENCE * s`. Resting boxes under jitter of up to a tenth of this
+/// (rotations of `1e-4` rad) therefore keep the same reference face every frame; the reported
+/// depth exceeds the exact minimum penetration by at most this much (plus rounding). The same
+/// allowance is the slop of the reference face's side planes when the incident face is clipped,
+/// so incident vertices that jitter across a side plane keep their feature ids.
+pub const CONTACT_AXIS_PREFERENCE: Real = 1e-3;
+
+/// The preference of [`CONTACT_AXIS_PREFERENCE`] applies only between SAT axes whose directions
+/// make a sine below this (nearly the same normal: the jittering resting contact, where edge axes
+/// of nearly parallel edges and the two boxes' face normals compete). Axes farther apart compete
+/// by depth alone, so the reported depth is the exact minimum there.
+pub const CONTACT_PREFERENCE_SINE: Real = 0.05;
+
+/// Relative tolerance of "parallel" and "tied" decisions in contact manifolds of rounded shapes
+/// (`sepax-narrowphase`'s `contact::rounded`): a capsule whose axis makes a sine below this with
+/// the contact plane is lying flat and gets two points; support features whose heights differ by
+/// less than this times their size count as tied (the contact point is put at their centre).
+pub const CONTACT_PARALLEL_SINE: Real = 1e-3;

@@ -1,0 +1,70 @@
+//! AABB–AABB penetration: the classic per-axis minimum translation vector.
+
+use sepax_shapes::math::{Real, Vector3};
+use sepax_shapes::Aabb;
+
+/// The minimum translation vector of two AABBs: along the axis of least overlap, signed by the
+/// centres (from `a` toward `b`; a tie of the centres gives `+`), of length the overlap.
+/// Translating `b` by it makes the boxes touch. `None` when the boxes are disjoint; the zero
+/// vector when they touch. Among axes of equal overlap the first (x, then y, then z) wins.
+///
+/// ```text
+/// for k in x, y, z:
+///     o_k = min(a.max_k - b.min_k, b.max_k - a.min_k)      (< 0: disjoint)
+/// k* = argmin o_k;  s = sign(c_b - c_a)_k*;  mtv = s o_k* e_k*
+/// ```
+#[must_use]
+pub fn penetration(a: &Aabb, b: &Aabb) -> Option<Vector3> {
+    let (amin, amax, bmin, bmax) = (a.min(), a.max(), b.min(), b.max());
+    let mut best: Option<(usize, Real, Real)> = None;
+    for k in 0..3 {
+        let up = amax[k] - bmin[k]; // move b up by this much
+        let down = bmax[k] - amin[k]; // or down by this much
+        if up < 0.0 || down < 0.0 {
+            return None;
+        }
+        // Sign by the centres, compared without forming (min + max) / 2.
+        let sign: Real = if (bmin[k] - amin[k]) + (bmax[k] - amax[k]) >= 0.0 {
+            1.0
+        } else {
+            -1.0
+        };
+        let o = if sign > 0.0 { up } else { down };
+        if best.is_none_or(|(_, bo, _)| o < bo) {
+            best = Some((k, o, sign));
+        }
+    }
+    let (k, o, s) = best?;
+    let mut v = Vector3::zeros();
+    v[k] = s * o;
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sepax_shapes::math::Point3;
+
+    fn bx(min: [Real; 3], max: [Real; 3]) -> Aabb {
+        Aabb::new(Point3::from(min), Point3::from(max)).unwrap()
+    }
+
+    #[test]
+    fn least_overlap_axis_signed_by_centres() {
+        let a = bx([0.0, 0.0, 0.0], [2.0, 2.0, 2.0]);
+        let b = bx([1.5, 0.5, -0.5], [3.5, 1.5, 1.0]);
+        assert_eq!(penetration(&a, &b), Some(Vector3::new(0.5, 0.0, 0.0)));
+        assert_eq!(penetration(&b, &a), Some(Vector3::new(-0.5, 0.0, 0.0)));
+        let c = bx([0.5, -0.25, 0.5], [1.5, 0.5, 1.5]);
+        assert_eq!(penetration(&a, &c), Some(Vector3::new(0.0, -0.5, 0.0)));
+    }
+
+    #[test]
+    fn touching_is_zero_and_disjoint_is_none() {
+        let a = bx([0.0; 3], [1.0; 3]);
+        let t = bx([1.0, 0.0, 0.0], [2.0, 1.0, 1.0]);
+        assert_eq!(penetration(&a, &t), Some(Vector3::zeros()));
+        let d = bx([1.5, 0.0, 0.0], [2.0, 1.0, 1.0]);
+        assert_eq!(penetration(&a, &d), None);
+    }
+}

@@ -1,0 +1,167 @@
+//! Penetration (minimum translation) and contact manifolds for every pair of
+//! [`sepax_shapes::ShapeKind`]s, through one `[kind][kind]` table ([`CONTACT_TABLE`]).
+//!
+//! Conventions (the same for every pair):
+//! - the normal is a unit vector from the first shape `A` toward the second `B`: translating `B`
+//!   by `depth * normal` makes the two shapes touch;
+//! - `depth > 0` is penetration, `depth < 0` a gap (speculative contact, reported only while the
+//!   gap is at most [`ContactConfig::margin`]);
+//! - each [`ContactPoint`] has a point on `A`'s surface, a point on `B`'s surface, its own signed
+//!   depth `(point_a - point_b) . normal`, and a [`FeatureId`] naming the features that touch, so
+//!   that a solver can carry impulses from one frame to the next.
+//!
+//! Box pairs ([`box_box`]) take the least-penetration axis among the 15 SAT axes, with a stable
+//! tie-break, and build up to 4 points by clipping the incident face against the reference face
+//! (or one point from the closest points of two edges). Spheres and capsules are handled in
+//! closed form; every shape is a convex *core* (point, segment, box, triangle) grown by a radius,
+//! and pairs whose cores overlap fall back to a separating-axis search over the cores
+//! ([`rounded`]).
+
+pub mod aabb_aabb;
+pub mod box_box;
+mod dispatch;
+pub mod rounded;
+
+pub use dispatch::{contact_manifold, penetration, ContactFn, CONTACT_TABLE};
+
+use arrayvec::ArrayVec;
+use sepax_shapes::math::{Point3, Real, Vector3};
+
+/// Settings of the contact queries.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactConfig {
+    /// Largest gap (`>= 0`, world units) at which a separated pair still gets a (speculative)
+    /// manifold whose points have negative depth. `0` reports touching and penetrating pairs only.
+    pub margin: Real,
+}
+
+impl Default for ContactConfig {
+    /// `margin = 0`: touching and penetrating pairs only.
+    fn default() -> Self {
+        Self { margin: 0.0 }
+    }
+}
+
+impl ContactConfig {
+    /// Settings with the speculative margin `margin` (negative or NaN values count as 0).
+    #[must_use]
+    pub fn with_margin(margin: Real) -> Self {
+        Self {
+            margin: if margin > 0.0 { margin } else { 0.0 },
+        }
+    }
+
+    /// The margin as used by the queries: `max(margin, 0)`, and 0 for NaN.
+    #[inline]
+    pub(crate) fn effective_margin(&self) -> Real {
+        if self.margin > 0.0 {
+            self.margin
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The pair of features (vertex, edge, face) that a contact point comes from. Equal ids in two
+/// frames mean the same features touch, so a solver may reuse the point's impulse. The encoding
+/// is opaque but stable: it depends only on which features touch, not on positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FeatureId(pub u32);
+
+/// One contact point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactPoint {
+    /// The point on `A`'s surface.
+    pub point_a: Point3,
+    /// The point on `B`'s surface.
+    pub point_b: Point3,
+    /// Signed depth along the manifold normal: `> 0` penetrating, `< 0` speculative.
+    pub depth: Real,
+    /// The touching features.
+    pub id: FeatureId,
+}
+
+impl ContactPoint {
+    /// The midpoint of the two surface points (where a solver applies the impulse).
+    #[inline]
+    pub fn midpoint(&self) -> Point3 {
+        Point3::from((self.point_a.coords + self.point_b.coords) * 0.5)
+    }
+}
+
+/// Up to four contact points sharing one normal; stored inline (no heap).
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub struct ContactManifold {
+    /// Unit normal from `A` toward `B`.
+    pub normal: Vector3,
+    /// Penetration depth (the minimum translation distance when `> 0`; minus the gap when
+    /// speculative). For boxes it is the least depth over the SAT axes even when a nearly
+    /// parallel face axis was preferred for the normal (whose own depth is then larger by at
+    /// most `CONTACT_AXIS_PREFERENCE` times the feature scale).
+    pub depth: Real,
+    /// The points (at least one).
+    pub points: ArrayVec<ContactPoint, 4>,
+}
+
+impl ContactManifold {
+    /// The same manifold seen with the two shapes exchanged: normal negated, surface points and
+    /// their roles swapped (feature ids kept).
+    pub fn flipped(mut self) -> Self {
+        self.normal = -self.normal;
+        for p in &mut self.points {
+            core::mem::swap(&mut p.point_a, &mut p.point_b);
+        }
+        self
+    }
+
+    /// The penetration this manifold describes.
+    #[inline]
+    pub fn penetration(&self) -> Penetration {
+        Penetration {
+            normal: self.normal,
+            depth: self.depth,
+        }
+    }
+
+    /// The largest point depth (the deepest point).
+    pub fn max_point_depth(&self) -> Real {
+        self.points
+            .iter()
+            .map(|p| p.depth)
+            .fold(Real::NEG_INFINITY, Real::max)
+    }
+}
+
+/// A minimum translation: moving `B` by `depth * normal` makes the shapes touch.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[must_use]
+pub struct Penetration {
+    /// Unit normal from `A` toward `B`.
+    pub normal: Vector3,
+    /// Depth (`> 0` penetrating, `0` touching, `< 0` the gap of a speculative pair).
+    pub depth: Real,
+}
+
+/// A one-point manifold.
+#[inline]
+pub(crate) fn single(
+    normal: Vector3,
+    depth: Real,
+    point_a: Point3,
+    point_b: Point3,
+    id: u32,
+) -> ContactManifold {
+    let mut points = ArrayVec::new();
+    points.push(ContactPoint {
+        point_a,
+        point_b,
+        depth,
+        id: FeatureId(id),
+    });
+    ContactManifold {
+        normal,
+        depth,
+        points,
+    }
+}
