@@ -4,6 +4,8 @@
 //!   scripts, optional explanations and picture).
 //! - `sepax explain SCENE A B`: why two shapes touch or not, in words.
 //! - `sepax demo`: a seeded room of moving shapes run through the whole pipeline, with timings.
+//! - `sepax fit MESH`: the bounding box of a mesh file by one of five methods.
+//! - `sepax clash MODEL_OR_DIR`: which parts of a model touch, confirmed at triangle level.
 //!
 //! Exit status: 0 on success, 1 for `check --fail-on-hit` when a pair intersects, 2 on bad input
 //! (the message on stderr as `sepax: <message>`, nothing on stdout).
@@ -12,8 +14,10 @@
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
 mod check;
+mod clash;
 mod demo;
 mod explain;
+mod fit;
 mod input;
 mod sweep;
 
@@ -47,6 +51,15 @@ enum Command {
     /// Run a seeded room of moving boxes, spheres and capsules through the broad and narrow
     /// phases, print per-phase statistics and write an SVG of the last frame.
     Demo(demo::DemoArgs),
+    /// Fit a bounding box to a mesh file (OBJ, STL, PLY, glTF): print the box, its volume and its
+    /// ratio to the AABB and to the exact minimum.
+    Fit(fit::FitArgs),
+    /// Find the parts of a model (or a folder of meshes) that touch or interpenetrate: a box per
+    /// part, broad phase, OBB test, then triangle-level confirmation; optional SVG picture.
+    ///
+    /// Exit status: 0 on success whatever was found, 1 with --fail-on-clash when a pair clashes,
+    /// 2 on bad input.
+    Clash(clash::ClashArgs),
 }
 
 fn init_tracing(verbose: u8) {
@@ -78,6 +91,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Demo(args) => demo::run(args),
+        Command::Fit(args) => fit::run(args),
+        Command::Clash(args) => clash::run(args),
     };
     match result {
         Ok(code) => code,

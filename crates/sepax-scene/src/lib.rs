@@ -1,9 +1,11 @@
 //! # sepax-scene
 //!
 //! Everything about files: the version-1 scene format of `docs/scene-format.md` (read with strict
-//! validation, written so that it reads back exactly) and the SVG picture writer.
+//! validation, written so that it reads back exactly), mesh import ([`mesh`]: OBJ, STL, PLY,
+//! glTF) and the SVG picture writer.
 
 pub mod error;
+pub mod mesh;
 pub mod model;
 mod read;
 pub mod svg;

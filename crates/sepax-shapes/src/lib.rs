@@ -13,6 +13,7 @@
 pub mod cast;
 pub mod cull;
 pub mod error;
+pub mod fit;
 pub mod math;
 mod scale;
 pub mod shape;
