@@ -32,7 +32,7 @@ use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use parry3d::query::{Ray as PRay, RayCast};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sepax_broadphase::bvh::{DynamicBvh, RayStep};
+use sepax_broadphase::bvh::{BvhConfig, DynamicBvh};
 use sepax_broadphase::grid::{GridConfig, UniformGrid};
 use sepax_broadphase::sap::SweepAndPrune;
 use sepax_broadphase::{BroadPhase, ProxyId};
@@ -278,13 +278,17 @@ fn bench_rays(c: &mut Criterion) {
         .collect();
     let max_dist = 2.0 * w;
 
-    let mut bvh = DynamicBvh::default();
+    // Static geometry needs no fat margin: the leaves are the tight boxes.
+    let mut bvh = DynamicBvh::new(BvhConfig {
+        margin: 0.0,
+        ..BvhConfig::default()
+    })
+    .expect("valid config");
     let ids: Vec<ProxyId> = (0..n)
         .map(|i| bvh.insert(scene.aabb(i), i as u64))
         .collect();
     let mut scratch = Vec::new();
     bvh.update_pairs(&mut scratch);
-    let tight: Vec<Aabb> = (0..n).map(|i| scene.aabb(i)).collect();
     let sepax_rays: Vec<Ray> = rays
         .iter()
         .map(|(o, d)| {
@@ -293,20 +297,10 @@ fn bench_rays(c: &mut Criterion) {
             Ray::new(o, d, max_dist as Real).expect("valid ray")
         })
         .collect();
-    // Closest hit on the tight boxes: the fat leaves only guide the traversal.
+    // Closest hit: the leaves are the tight boxes, whose exact entry distance the cast reports.
     let sepax_cast = |ray: &Ray| -> Option<(usize, Real)> {
-        let mut best: Option<(usize, Real)> = None;
-        bvh.cast_ray(ray, |id, _| {
-            let i = bvh.user(id).unwrap_or(0) as usize;
-            match tight[i].cast_ray(ray) {
-                Some(h) if best.is_none_or(|(_, t)| h.distance < t) => {
-                    best = Some((i, h.distance));
-                    RayStep::Clip(h.distance)
-                }
-                _ => RayStep::Continue,
-            }
-        });
-        best
+        bvh.cast_ray_closest(ray)
+            .map(|(id, t)| (bvh.user(id).unwrap_or(0) as usize, t))
     };
 
     let leaves: Vec<PAabb> = (0..n).map(|i| scene.parry_aabb(i)).collect();

@@ -121,6 +121,8 @@ struct Scratch {
     tasks: Vec<rebuild::Task>,
     /// Internal nodes in the order the rebuild created them.
     created: Vec<u32>,
+    /// The renumbered node pool of a rebuild (swapped with the live one).
+    nodes: Vec<Node>,
 }
 
 /// The dynamic AABB tree. See the [module documentation](self).
@@ -225,6 +227,23 @@ impl DynamicBvh {
     /// The root's box (`None` when empty).
     pub fn root_aabb(&self) -> Option<Aabb> {
         (self.root != NULL).then(|| self.nodes[self.root as usize].aabb)
+    }
+
+    /// Bytes of heap memory the tree holds (capacities of its node pool, proxy table, pair set,
+    /// move buffer and scratch buffers), for the memory-per-proxy figure of the benchmarks.
+    pub fn memory_bytes(&self) -> usize {
+        use core::mem::size_of;
+        let sc = &self.scratch;
+        self.nodes.capacity() * size_of::<Node>()
+            + self.proxies.capacity() * size_of::<Proxy>()
+            + self.moved.capacity() * size_of::<u32>()
+            + (self.pairs.capacity() + sc.found.capacity() + sc.merged.capacity())
+                * size_of::<(ProxyId, ProxyId)>()
+            + sc.stack.capacity() * size_of::<u32>()
+            + sc.build.capacity() * size_of::<rebuild::Item>()
+            + sc.tasks.capacity() * size_of::<rebuild::Task>()
+            + sc.created.capacity() * size_of::<u32>()
+            + sc.nodes.capacity() * size_of::<Node>()
     }
 
     /// How many times the tree was rebuilt (automatically or by [`DynamicBvh::rebuild`]).

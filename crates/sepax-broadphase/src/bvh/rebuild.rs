@@ -14,6 +14,8 @@ const BINS: usize = 16;
 pub(crate) struct Item {
     node: u32,
     centroid: Point3,
+    /// The leaf's box, copied so that the binning sweeps read memory in order.
+    aabb: Aabb,
 }
 
 /// A range of items still to build, and where to hang the subtree.
@@ -95,9 +97,11 @@ impl DynamicBvh {
         created.clear();
         for p in &self.proxies {
             if p.node != NULL {
+                let aabb = self.nodes[p.node as usize].aabb;
                 items.push(Item {
                     node: p.node,
-                    centroid: self.nodes[p.node as usize].aabb.center(),
+                    centroid: aabb.center(),
+                    aabb,
                 });
             }
         }
@@ -153,8 +157,56 @@ impl DynamicBvh {
         self.scratch.build = items;
         self.scratch.tasks = tasks;
         self.scratch.created = created;
+        self.compact();
         self.rebuilds += 1;
         self.built_cost = Some(self.sah_cost());
+    }
+
+    /// Renumbers the nodes so that the two children of every internal node sit next to each
+    /// other and each subtree occupies a compact range (depth-first, first child first), and
+    /// drops the free nodes. A traversal then reads both children of a node from one or two
+    /// adjacent cache lines, and queries of nearby boxes touch nearby memory. Handles do not
+    /// change; the proxies' leaf indices are updated. Uses scratch buffers only.
+    fn compact(&mut self) {
+        let mut out = core::mem::take(&mut self.scratch.nodes);
+        let mut stack = core::mem::take(&mut self.scratch.stack);
+        out.clear();
+        stack.clear();
+        if self.root != NULL {
+            // `stack` holds (old index) of nodes already given their new index `out.len()` at
+            // push time; each entry of `out` is filled when its node is popped.
+            let mut root = self.nodes[self.root as usize];
+            root.parent = NULL;
+            out.push(root);
+            stack.push(self.root);
+            stack.push(0);
+            while let Some(new) = stack.pop() {
+                let old = stack.pop().unwrap_or(NULL);
+                let n = self.nodes[old as usize];
+                if n.is_leaf() {
+                    self.proxies[n.child2 as usize].node = new;
+                    continue;
+                }
+                let c1 = out.len() as u32;
+                for child in [n.child1, n.child2] {
+                    let mut c = self.nodes[child as usize];
+                    c.parent = new;
+                    out.push(c);
+                }
+                out[new as usize].child1 = c1;
+                out[new as usize].child2 = c1 + 1;
+                // Second child first on the stack: the first child's subtree is laid out next.
+                stack.push(n.child2);
+                stack.push(c1 + 1);
+                stack.push(n.child1);
+                stack.push(c1);
+            }
+            self.root = 0;
+        }
+        core::mem::swap(&mut self.nodes, &mut out);
+        self.free_node = NULL;
+        self.scratch.nodes = out;
+        self.scratch.stack = stack;
     }
 
     /// Partitions `items` (at least two) by the cheapest binned SAH plane; returns the size of
@@ -176,7 +228,7 @@ impl DynamicBvh {
             let mut counts = [0usize; BINS];
             for it in items.iter() {
                 let b = bin_of(it.centroid[k], lo[k], hi[k]);
-                let a = self.nodes[it.node as usize].aabb;
+                let a = it.aabb;
                 boxes[b] = Some(boxes[b].map_or(a, |x| x.merge(&a)));
                 counts[b] += 1;
             }
