@@ -61,7 +61,6 @@ fn main() {
             ),
         )
     };
-    let t0 = cpu_ns();
     let env = |k: &str, d: Real| -> Real {
         std::env::var(k)
             .ok()
@@ -72,23 +71,36 @@ fn main() {
         margin: env("MARGIN", 0.1),
         prediction: env("PREDICTION", 2.0),
         rebuild_ratio: env("REBUILD_RATIO", 1.5),
-        update_mode: if std::env::var("ENLARGE").is_ok() {
-            UpdateMode::Enlarge
-        } else {
-            UpdateMode::Reinsert
+        update_mode: match std::env::var("MODE").as_deref() {
+            Ok("enlarge") => UpdateMode::Enlarge,
+            _ => UpdateMode::Reinsert,
         },
         ..BvhConfig::default()
     };
-    let mut bvh = DynamicBvh::new(config).expect("valid config");
-    let ids: Vec<ProxyId> = (0..n)
-        .map(|i| bvh.insert(aabb(center[i], half[i]), i as u64))
+    let boxes: Vec<(Aabb, u64)> = (0..n)
+        .map(|i| (aabb(center[i], half[i]), i as u64))
         .collect();
+    let t0 = cpu_ns();
+    let mut one_by_one = DynamicBvh::new(config).expect("valid config");
+    for &(b, u) in &boxes {
+        one_by_one.insert(b, u);
+    }
+    let t_incremental = cpu_ns() - t0;
+    drop(one_by_one);
+    let t0 = cpu_ns();
+    let mut bvh = DynamicBvh::new(config).expect("valid config");
+    let mut ids: Vec<ProxyId> = Vec::with_capacity(n);
+    bvh.insert_many(boxes.iter().copied(), &mut ids);
+    let t_bulk = cpu_ns() - t0;
     let mut pairs = Vec::new();
+    let t0 = cpu_ns();
     bvh.update_pairs(&mut pairs);
-    let build = cpu_ns() - t0;
+    let t_first = cpu_ns() - t0;
     println!(
-        "n {n}: build + first pairs {:.1} ms, {} pairs, height {}",
-        build as f64 / 1e6,
+        "n {n}: build by insert_many {:.1} ms (one insert at a time: {:.1} ms), first update_pairs {:.1} ms, {} pairs, height {}",
+        t_bulk as f64 / 1e6,
+        t_incremental as f64 / 1e6,
+        t_first as f64 / 1e6,
         pairs.len(),
         bvh.height()
     );

@@ -266,6 +266,29 @@ impl DynamicBvh {
     /// Adds a proxy whose fat box is the tight box plus the margin, stretched by
     /// `displacement * prediction`.
     pub fn insert_moving(&mut self, aabb: Aabb, displacement: Vector3, user: u64) -> ProxyId {
+        let (slot, leaf) = self.new_leaf(aabb, displacement, user);
+        self.insert_leaf(leaf);
+        self.handle(slot)
+    }
+
+    /// Adds many proxies at once (tight box, user value), appending their handles to `ids` in
+    /// order, then rebuilds the whole tree with binned SAH: much faster than inserting one by
+    /// one (no per-leaf sibling search), and a better tree. Use it to load a scene.
+    pub fn insert_many(
+        &mut self,
+        boxes: impl IntoIterator<Item = (Aabb, u64)>,
+        ids: &mut Vec<ProxyId>,
+    ) {
+        for (aabb, user) in boxes {
+            let (slot, _) = self.new_leaf(aabb, Vector3::zeros(), user);
+            ids.push(self.handle(slot));
+        }
+        self.rebuild();
+    }
+
+    /// A new proxy slot with its detached leaf (box set, not linked into the tree), in the move
+    /// buffer.
+    fn new_leaf(&mut self, aabb: Aabb, displacement: Vector3, user: u64) -> (u32, u32) {
         let fat = fatten(
             &aabb,
             self.config.margin,
@@ -303,9 +326,8 @@ impl DynamicBvh {
         p.node = leaf;
         p.next_free = NULL;
         self.proxy_count += 1;
-        self.insert_leaf(leaf);
         self.mark_moved(slot);
-        self.handle(slot)
+        (slot, leaf)
     }
 }
 
