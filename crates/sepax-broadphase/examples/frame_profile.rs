@@ -6,6 +6,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, UpdateMode};
+use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::Aabb;
@@ -77,6 +78,54 @@ fn main() {
         },
         ..BvhConfig::default()
     };
+    if let Ok(cell) = std::env::var("SORTED_GRID") {
+        // The sorted grid instead of the BVH (cell size from the variable, e.g. 1.0).
+        let cell: Real = cell.parse().unwrap_or(1.0);
+        let mut grid = SortedGrid::new(cell).expect("valid cell size");
+        let ids: Vec<ProxyId> = (0..n)
+            .map(|i| grid.insert(aabb(center[i], half[i]), i as u64))
+            .collect();
+        let mut pairs = Vec::new();
+        let t0 = cpu_ns();
+        grid.update_pairs(&mut pairs);
+        println!(
+            "sorted grid n {n}: first update_pairs {:.1} ms, {} pairs",
+            (cpu_ns() - t0) as f64 / 1e6,
+            pairs.len()
+        );
+        let (mut t_update, mut t_pairs) = (0u64, 0u64);
+        for _ in 0..frames {
+            for &i in &moving {
+                for k in 0..3 {
+                    let mut c = center[i][k] + vel[i][k];
+                    if c.abs() > world - half[i][k] {
+                        vel[i][k] = -vel[i][k];
+                        c = c.clamp(-world + half[i][k], world - half[i][k]);
+                    }
+                    center[i][k] = c;
+                }
+            }
+            let t = cpu_ns();
+            for &i in &moving {
+                grid.update(ids[i], aabb(center[i], half[i]), Vector3::zeros());
+            }
+            let t1 = cpu_ns();
+            grid.update_pairs(&mut pairs);
+            t_pairs += cpu_ns() - t1;
+            t_update += t1 - t;
+        }
+        let f = frames as f64;
+        println!(
+            "per frame: update {:.2} ms, update_pairs {:.2} ms, total {:.2} ms; pairs {}, oversize {}, memory {:.0} bytes per proxy",
+            t_update as f64 / f / 1e6,
+            t_pairs as f64 / f / 1e6,
+            (t_update + t_pairs) as f64 / f / 1e6,
+            pairs.len(),
+            grid.oversize_len(),
+            grid.memory_bytes() as f64 / n as f64
+        );
+        return;
+    }
     let boxes: Vec<(Aabb, u64)> = (0..n)
         .map(|i| (aabb(center[i], half[i]), i as u64))
         .collect();
