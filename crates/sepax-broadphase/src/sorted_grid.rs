@@ -713,8 +713,8 @@ mod tests {
             }
             for frame in 0..30 {
                 for (k, (c, h)) in boxes.iter_mut().enumerate() {
-                    for a in 0..3 {
-                        c[a] += r(-0.2, 0.2);
+                    for x in c.iter_mut() {
+                        *x += r(-0.2, 0.2);
                     }
                     let bx = b(
                         [c[0] - h[0], c[1] - h[1], c[2] - h[2]],
