@@ -99,13 +99,13 @@ struct Proxy {
 }
 
 /// A regular proxy in the sorted arrays: its box (copied, so the pair loop reads memory in
-/// order), home cell and slot.
+/// order), slot and bucket (32 bytes in f32). The home cell is recomputed from the box where a
+/// hashed layout needs it (the dense layout never does: a bucket is a cell).
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     aabb: Aabb,
-    cell: [i32; 3],
     slot: u32,
-    /// Bucket of `cell` in the last build's layout.
+    /// Bucket of the home cell in the last build's layout.
     bucket: u32,
 }
 
@@ -140,7 +140,6 @@ fn radix_sort(items: &mut Vec<Entry>, tmp: &mut Vec<Entry>, buckets: usize) {
 fn empty_entry() -> Entry {
     Entry {
         aabb: Aabb::new_unchecked(Default::default(), Default::default()),
-        cell: [0; 3],
         slot: 0,
         bucket: 0,
     }
@@ -257,6 +256,13 @@ impl SortedGrid {
         }
     }
 
+    /// The cell of a box's lower corner (its home cell when it is regular).
+    #[inline(always)]
+    fn home_cell(&self, b: &Aabb) -> [i32; 3] {
+        let lo = b.min();
+        [self.coord(lo.x), self.coord(lo.y), self.coord(lo.z)]
+    }
+
     /// Home cell of a box, or `None` when it is oversize.
     #[inline(always)]
     fn home(&self, b: &Aabb) -> Option<[i32; 3]> {
@@ -345,7 +351,6 @@ impl SortedGrid {
                     }
                     items.push(Entry {
                         aabb: p.aabb,
-                        cell: c,
                         slot: id.index,
                         bucket: 0,
                     });
@@ -378,7 +383,7 @@ impl SortedGrid {
         // Pass 2 (sequential): bucket of each item.
         for e in items.iter_mut() {
             // Every home cell lies in the dense box, and every hash in the table.
-            e.bucket = self.bucket(e.cell).unwrap_or(0) as u32;
+            e.bucket = self.bucket(self.home_cell(&e.aabb)).unwrap_or(0) as u32;
         }
         // Pass 3: stable LSD radix sort by bucket, 11 bits per pass (2048 counters stay in L1
         // cache, and the scatter writes 2048 sequential streams): far fewer cache misses than
@@ -464,8 +469,9 @@ impl SortedGrid {
             let (s, e) = (self.start[b] as usize, self.start[b + 1] as usize);
             for i in s..e {
                 let a = &entries[i];
+                let cell = self.home_cell(&a.aabb);
                 for other in &entries[i + 1..e] {
-                    if other.cell == a.cell && overlaps(&a.aabb, &other.aabb) {
+                    if self.home_cell(&other.aabb) == cell && overlaps(&a.aabb, &other.aabb) {
                         keys.push(pair_key(a.slot, other.slot));
                     }
                 }
@@ -473,15 +479,15 @@ impl SortedGrid {
                     // A neighbour past the end of the i32 range holds no home cell (those
                     // saturate onto the last cell, covered by the other passes).
                     let (Some(x), Some(y), Some(z)) = (
-                        a.cell[0].checked_add(o[0]),
-                        a.cell[1].checked_add(o[1]),
-                        a.cell[2].checked_add(o[2]),
+                        cell[0].checked_add(o[0]),
+                        cell[1].checked_add(o[1]),
+                        cell[2].checked_add(o[2]),
                     ) else {
                         continue;
                     };
                     let c = [x, y, z];
                     for other in self.bucket_entries(c) {
-                        if other.cell == c && overlaps(&a.aabb, &other.aabb) {
+                        if self.home_cell(&other.aabb) == c && overlaps(&a.aabb, &other.aabb) {
                             keys.push(pair_key(a.slot, other.slot));
                         }
                     }
@@ -554,7 +560,7 @@ impl BroadPhase for SortedGrid {
                         let c = [x, y, z];
                         stats.nodes_visited += 1;
                         for e in self.bucket_entries(c) {
-                            if e.cell == c
+                            if self.home_cell(&e.aabb) == c
                                 && self.current(e.slot)
                                 && !report(e.slot, &e.aabb, &mut stats)
                             {
