@@ -1,5 +1,6 @@
-//! Broad-phase benchmarks: sepax's implementations next to parry3d 0.31's `Bvh`, on the same
-//! data in the same run. Run: `cargo bench -p sepax-broadphase --bench broadphase`
+//! Broad-phase benchmarks: sepax's implementations next to parry3d 0.31's `Bvh` and rapier3d
+//! 0.36's broad phase (`BroadPhaseBvh`, built on that same parry `Bvh`), on the same data in the
+//! same run. Run: `cargo bench -p sepax-broadphase --bench broadphase`
 //! (`SEPAX_BENCH_1M=1` adds the 1M-box scenes).
 //!
 //! Scenes (seeded): N boxes with half-extents in [0.1, 0.5] in a cube of side 2·∛N (about one
@@ -9,13 +10,23 @@
 //! - `pairs/<scene>/<impl>`: one frame = move the boxes, update the structure, report every
 //!   overlapping pair. sepax: `BroadPhase::update` for the moved proxies then `update_pairs`
 //!   (complete, sorted); parry: `insert_or_update_partially` (no margin) for the moved leaves,
-//!   `refit`, then the full self traversal `traverse_bvtt_single_tree::<false>` (unsorted).
+//!   `optimize_incremental` and `refit` (as rapier calls them), then the full self traversal
+//!   `traverse_bvtt_single_tree::<false>` (unsorted);
+//!   rapier: as its `CollisionPipeline` drives it — standalone cuboid colliders (no rigid
+//!   bodies; `ActiveCollisionTypes::all()` so fixed–fixed pairs are not filtered out), each
+//!   moved collider's translation set, then `BroadPhaseBvh::update` with the moved handles,
+//!   and a persistent pair set kept from its `AddPair`/`DeletePair` events. Prediction
+//!   distance 0 (`normalized_prediction_distance = 0`, the smallest allowed: its broad-phase
+//!   AABBs are the tight boxes; the default 0.02 would loosen each by 0.01). Its
+//!   change-detection skin (0.04 × `length_unit`, `length_unit` = 1, not configurable) only
+//!   decides which leaves are re-examined: on these scenes its pair set is the exact one.
 //!   The box motion is inside the timing, identical for every implementation.
 //! - `rays/100k/<impl>`: 1000 closest-hit rays against the tight boxes of 100k static boxes.
 //!
 //! Before timing, one frame of each implementation on identical data prints its pair count;
-//! the exact ones (SAP, grid) and the tight subset of the fattening BVH are asserted equal to
-//! parry's count.
+//! the exact ones (SAP, both grids) and the tight subsets of sepax's fattening BVH and of rapier's set
+//! (which may report extra pairs by contract) are asserted equal to parry's count; the full
+//! counts of those two are printed only.
 
 // Real -> f32 casts are identities in the default build and needed in the f64 build.
 #![allow(clippy::unnecessary_cast)]
@@ -32,9 +43,16 @@ use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use parry3d::query::{Ray as PRay, RayCast};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sepax_broadphase::bvh::{DynamicBvh, RayStep};
+use rapier3d::dynamics::{IntegrationParameters, RigidBodySet};
+use rapier3d::geometry::{
+    ActiveCollisionTypes, BroadPhaseBvh, BroadPhasePairEvent, ColliderBuilder, ColliderHandle,
+    ColliderSet,
+};
+use rapier3d::math::Vector as RVec;
+use sepax_broadphase::bvh::{BvhConfig, DynamicBvh};
 use sepax_broadphase::grid::{GridConfig, UniformGrid};
 use sepax_broadphase::sap::SweepAndPrune;
+use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Ray};
@@ -204,12 +222,121 @@ impl ParryRun {
             self.bvh
                 .insert_or_update_partially(self.scene.parry_aabb(i), i as u32, 0.0);
         }
+        // As rapier drives it: incremental re-optimisation, then the refit (without the
+        // optimisation the tree's quality decays with the run length and so would its times).
+        self.bvh.optimize_incremental(&mut self.ws);
         self.bvh.refit(&mut self.ws);
         self.pairs.clear();
         let pairs = &mut self.pairs;
         self.bvh
             .traverse_bvtt_single_tree::<false>(&mut self.ws, &mut |a, b| pairs.push((a, b)));
         self.pairs.len()
+    }
+}
+
+/// rapier3d's broad phase following a scene, driven the way its `CollisionPipeline` does.
+struct RapierRun {
+    bp: BroadPhaseBvh,
+    params: IntegrationParameters,
+    colliders: ColliderSet,
+    bodies: RigidBodySet,
+    handles: Vec<ColliderHandle>,
+    /// The handles of the boxes that move: the modified colliders of every frame.
+    moved: Vec<ColliderHandle>,
+    events: Vec<BroadPhasePairEvent>,
+    /// The persistent pair set (collider indices, lower first), kept from the events.
+    pairs: std::collections::HashSet<(u32, u32)>,
+    scene: Scene,
+}
+
+impl RapierRun {
+    fn new(scene: &Scene) -> Self {
+        let params = IntegrationParameters {
+            // The smallest rapier allows: broad-phase AABBs are then the tight boxes.
+            normalized_prediction_distance: 0.0,
+            ..IntegrationParameters::default()
+        };
+        let mut colliders = ColliderSet::with_capacity(scene.center.len());
+        let handles: Vec<ColliderHandle> = (0..scene.center.len())
+            .map(|i| {
+                let (c, h) = (scene.center[i], scene.half[i]);
+                colliders.insert(
+                    ColliderBuilder::cuboid(h[0], h[1], h[2])
+                        .translation(RVec::new(c[0], c[1], c[2]))
+                        // Parentless colliders count as fixed; the default filter drops
+                        // fixed–fixed pairs.
+                        .active_collision_types(ActiveCollisionTypes::all()),
+                )
+            })
+            .collect();
+        let moved = scene.moving.iter().map(|&i| handles[i]).collect();
+        let mut run = RapierRun {
+            bp: BroadPhaseBvh::new(),
+            params,
+            colliders,
+            bodies: RigidBodySet::new(),
+            handles,
+            moved,
+            events: Vec::new(),
+            pairs: std::collections::HashSet::new(),
+            scene: scene.clone(),
+        };
+        // First update (builds the tree from every inserted collider) outside the timing.
+        let inserted = run.colliders.take_modified();
+        run.update(&inserted);
+        run
+    }
+
+    fn update(&mut self, modified: &[ColliderHandle]) {
+        self.events.clear();
+        self.bp.update(
+            &self.params,
+            &self.colliders,
+            &self.bodies,
+            modified,
+            &[],
+            &mut self.events,
+        );
+        let key = |a: ColliderHandle, b: ColliderHandle| {
+            let (a, b) = (a.into_raw_parts().0, b.into_raw_parts().0);
+            (a.min(b), a.max(b))
+        };
+        for e in &self.events {
+            match e {
+                BroadPhasePairEvent::AddPair(p) => {
+                    self.pairs.insert(key(p.collider1, p.collider2));
+                }
+                BroadPhasePairEvent::DeletePair(p) => {
+                    self.pairs.remove(&key(p.collider1, p.collider2));
+                }
+            }
+        }
+    }
+
+    fn frame(&mut self) -> usize {
+        self.scene.step();
+        for &i in &self.scene.moving {
+            let c = self.scene.center[i];
+            self.colliders[self.handles[i]].set_translation(RVec::new(c[0], c[1], c[2]));
+        }
+        let moved = std::mem::take(&mut self.moved);
+        self.update(&moved);
+        self.moved = moved;
+        self.pairs.len()
+    }
+
+    /// Pairs of the current set whose tight boxes overlap.
+    fn tight_pairs(&self) -> usize {
+        self.pairs
+            .iter()
+            .filter(|&&(a, b)| {
+                let (a, b) = (
+                    self.scene.parry_aabb(a as usize),
+                    self.scene.parry_aabb(b as usize),
+                );
+                a.mins.cmple(b.maxs).all() && b.mins.cmple(a.maxs).all()
+            })
+            .count()
     }
 }
 
@@ -234,19 +361,32 @@ fn bench_pairs(c: &mut Criterion) {
 
             let mut sap = SepaxRun::new(SweepAndPrune::new(), &scene);
             let mut grid = SepaxRun::new(grid(), &scene);
+            let mut sorted = SepaxRun::new(SortedGrid::new(1.0).expect("valid cell"), &scene);
             let mut bvh = SepaxRun::new(DynamicBvh::default(), &scene);
             let mut parry = ParryRun::new(&scene);
+            let mut rapier = RapierRun::new(&scene);
             // One frame on identical data: the counts must agree before anything is timed.
-            let (n_sap, n_grid, n_bvh, n_parry) =
-                (sap.frame(), grid.frame(), bvh.frame(), parry.frame());
+            let (n_sap, n_grid, n_sorted, n_bvh, n_parry, n_rapier) = (
+                sap.frame(),
+                grid.frame(),
+                sorted.frame(),
+                bvh.frame(),
+                parry.frame(),
+                rapier.frame(),
+            );
             let bvh_tight = bvh.tight_pairs();
+            let rapier_tight = rapier.tight_pairs();
             eprintln!(
-                "{name}: pairs per frame: sap {n_sap}, grid {n_grid}, bvh {n_bvh} \
-                 (fat; {bvh_tight} tight), parry {n_parry}"
+                "{name}: pairs per frame: sap {n_sap} (exact), grid {n_grid} (exact), sorted grid \
+                 {n_sorted} (exact), bvh {n_bvh} \
+                 (fat; {bvh_tight} tight), parry {n_parry} (exact), rapier {n_rapier} \
+                 ({rapier_tight} tight)"
             );
             assert_eq!(n_sap, n_parry, "{name}: sap vs parry");
             assert_eq!(n_grid, n_parry, "{name}: grid vs parry");
+            assert_eq!(n_sorted, n_parry, "{name}: sorted grid vs parry");
             assert_eq!(bvh_tight, n_parry, "{name}: bvh tight vs parry");
+            assert_eq!(rapier_tight, n_parry, "{name}: rapier tight vs parry");
 
             let mut g = c.benchmark_group(&name);
             g.sample_size(10)
@@ -254,8 +394,12 @@ fn bench_pairs(c: &mut Criterion) {
                 .measurement_time(Duration::from_secs(if n >= 1_000_000 { 10 } else { 3 }));
             g.bench_function("sepax_sap", |b| b.iter(|| black_box(sap.frame())));
             g.bench_function("sepax_grid", |b| b.iter(|| black_box(grid.frame())));
+            g.bench_function("sepax_sorted_grid", |b| {
+                b.iter(|| black_box(sorted.frame()))
+            });
             g.bench_function("sepax_bvh", |b| b.iter(|| black_box(bvh.frame())));
             g.bench_function("parry_bvh", |b| b.iter(|| black_box(parry.frame())));
+            g.bench_function("rapier_bvh", |b| b.iter(|| black_box(rapier.frame())));
             g.finish();
         }
     }
@@ -278,13 +422,17 @@ fn bench_rays(c: &mut Criterion) {
         .collect();
     let max_dist = 2.0 * w;
 
-    let mut bvh = DynamicBvh::default();
+    // Static geometry needs no fat margin: the leaves are the tight boxes.
+    let mut bvh = DynamicBvh::new(BvhConfig {
+        margin: 0.0,
+        ..BvhConfig::default()
+    })
+    .expect("valid config");
     let ids: Vec<ProxyId> = (0..n)
         .map(|i| bvh.insert(scene.aabb(i), i as u64))
         .collect();
     let mut scratch = Vec::new();
     bvh.update_pairs(&mut scratch);
-    let tight: Vec<Aabb> = (0..n).map(|i| scene.aabb(i)).collect();
     let sepax_rays: Vec<Ray> = rays
         .iter()
         .map(|(o, d)| {
@@ -293,20 +441,10 @@ fn bench_rays(c: &mut Criterion) {
             Ray::new(o, d, max_dist as Real).expect("valid ray")
         })
         .collect();
-    // Closest hit on the tight boxes: the fat leaves only guide the traversal.
+    // Closest hit: the leaves are the tight boxes, whose exact entry distance the cast reports.
     let sepax_cast = |ray: &Ray| -> Option<(usize, Real)> {
-        let mut best: Option<(usize, Real)> = None;
-        bvh.cast_ray(ray, |id, _| {
-            let i = bvh.user(id).unwrap_or(0) as usize;
-            match tight[i].cast_ray(ray) {
-                Some(h) if best.is_none_or(|(_, t)| h.distance < t) => {
-                    best = Some((i, h.distance));
-                    RayStep::Clip(h.distance)
-                }
-                _ => RayStep::Continue,
-            }
-        });
-        best
+        bvh.cast_ray_closest(ray)
+            .map(|(id, t)| (bvh.user(id).unwrap_or(0) as usize, t))
     };
 
     let leaves: Vec<PAabb> = (0..n).map(|i| scene.parry_aabb(i)).collect();

@@ -136,6 +136,12 @@ impl<T> Slots<T> {
         self.len
     }
 
+    /// Bytes of heap memory held by the table.
+    pub(crate) fn capacity_bytes(&self) -> usize {
+        self.slots.capacity() * core::mem::size_of::<Slot<T>>()
+            + self.free.capacity() * core::mem::size_of::<u32>()
+    }
+
     /// Live `(handle, value)` pairs in slot order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (ProxyId, &T)> + '_ {
         self.slots.iter().enumerate().filter_map(|(i, s)| {

@@ -7,7 +7,10 @@
 //! - [`bvh::DynamicBvh`]: dynamic AABB tree with fat leaves, surface-area-heuristic insertion,
 //!   tree rotations and binned-SAH rebuilds (the default);
 //! - [`sap::SweepAndPrune`]: box pruning (sort on one axis, test the other two);
-//! - [`grid::UniformGrid`]: a uniform grid for many similar-size objects;
+//! - [`grid::UniformGrid`]: a uniform grid (spatial hash, incremental) for many similar-size
+//!   objects in an unbounded world;
+//! - [`sorted_grid::SortedGrid`]: a uniform grid rebuilt every frame by a counting sort, the
+//!   fastest choice when most of many similar-size boxes move every frame;
 //! - [`brute::BruteForce`]: all pairs, the reference.
 //!
 //! [`batch`] holds the structure-of-arrays SIMD box kernels shared with the narrow phase.
@@ -23,6 +26,7 @@ pub mod brute;
 pub mod bvh;
 pub mod grid;
 pub mod sap;
+pub mod sorted_grid;
 
 use sepax_shapes::math::Vector3;
 use sepax_shapes::Aabb;

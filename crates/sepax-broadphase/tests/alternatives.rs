@@ -17,6 +17,7 @@ use sepax_broadphase::brute::BruteForce;
 use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, UpdateMode};
 use sepax_broadphase::grid::{GridConfig, UniformGrid};
 use sepax_broadphase::sap::SweepAndPrune;
+use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId, Visit};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::Aabb;
@@ -64,6 +65,21 @@ fn candidates() -> Vec<Candidate> {
         Candidate {
             name: "grid large cells",
             bp: Box::new(grid(7.0, 64)),
+            exact: true,
+        },
+        Candidate {
+            name: "sorted grid default",
+            bp: Box::new(SortedGrid::default()),
+            exact: true,
+        },
+        Candidate {
+            name: "sorted grid small cells",
+            bp: Box::new(SortedGrid::new(0.3).expect("valid cell size")),
+            exact: true,
+        },
+        Candidate {
+            name: "sorted grid large cells",
+            bp: Box::new(SortedGrid::new(7.0).expect("valid cell size")),
             exact: true,
         },
         Candidate {
@@ -166,6 +182,10 @@ impl Run {
             assert!(!bp.update(id, b, Vector3::zeros()), "{name}: stale update");
         }
 
+        // Query before the pair update (structures that rebuild in `update_pairs` must still
+        // answer completely).
+        check_query(bp.as_mut(), &stored, query, name);
+
         // Pairs: the oracle over the stored boxes.
         let mut expect = Vec::new();
         for (i, (a, ba)) in stored.iter().enumerate() {
@@ -198,28 +218,33 @@ impl Run {
         bp.update_pairs(&mut again);
         assert_eq!(again, expect, "{name}: repeated update_pairs");
 
-        // Query: every overlapping stored box once.
-        let mut expect_q: Vec<ProxyId> = stored
-            .iter()
-            .filter(|(_, s)| overlap(s, query))
-            .map(|(id, _)| *id)
-            .collect();
-        expect_q.sort_unstable();
-        let mut got = Vec::new();
-        let stats = bp.query_aabb(query, &mut |id| {
-            got.push(id);
-            Visit::Continue
-        });
-        got.sort_unstable();
-        assert_eq!(got, expect_q, "{name}: query_aabb");
-        assert_eq!(stats.hits, got.len(), "{name}: query hits");
-        let mut calls = 0;
-        bp.query_aabb(query, &mut |_| {
-            calls += 1;
-            Visit::Stop
-        });
-        assert_eq!(calls, expect_q.len().min(1), "{name}: Visit::Stop");
+        // Query again, after the pair update.
+        check_query(bp.as_mut(), &stored, query, name);
     }
+}
+
+/// Query: every overlapping stored box once, and `Visit::Stop` stops.
+fn check_query(bp: &mut dyn BroadPhase, stored: &[(ProxyId, Aabb)], query: &Aabb, name: &str) {
+    let mut expect_q: Vec<ProxyId> = stored
+        .iter()
+        .filter(|(_, s)| overlap(s, query))
+        .map(|(id, _)| *id)
+        .collect();
+    expect_q.sort_unstable();
+    let mut got = Vec::new();
+    let stats = bp.query_aabb(query, &mut |id| {
+        got.push(id);
+        Visit::Continue
+    });
+    got.sort_unstable();
+    assert_eq!(got, expect_q, "{name}: query_aabb");
+    assert_eq!(stats.hits, got.len(), "{name}: query hits");
+    let mut calls = 0;
+    bp.query_aabb(query, &mut |_| {
+        calls += 1;
+        Visit::Stop
+    });
+    assert_eq!(calls, expect_q.len().min(1), "{name}: Visit::Stop");
 }
 
 /// Plays a scene through every candidate, checking after the initial inserts and every frame.

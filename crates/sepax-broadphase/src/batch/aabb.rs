@@ -1,6 +1,6 @@
 //! AABB–AABB: six comparisons per lane, exact (as `sepax_narrowphase::intersect::aabb_aabb`).
 
-use super::lanes::LaneMask;
+use super::lanes::{Lane, LaneMask};
 use super::soa::{AabbLanes, AabbSoa};
 use super::PairKernel;
 use sepax_shapes::Aabb;
@@ -12,7 +12,7 @@ impl PairKernel for AabbAabb {
     type A = AabbSoa;
     type B = AabbSoa;
     #[inline(always)]
-    fn lanes(a: &AabbLanes, b: &AabbLanes) -> (LaneMask, LaneMask) {
+    fn lanes<L: Lane>(a: &AabbLanes<L>, b: &AabbLanes<L>) -> (LaneMask, LaneMask) {
         // amin.x <= bmax.x && bmin.x <= amax.x && ... (closed sets).
         let mut hit = !0;
         for k in 0..3 {

@@ -2,7 +2,7 @@
 //! filtering. All are `#[inline(always)]` so that each is compiled into the portable entry
 //! points and, separately, into the AVX2 wrappers of [`super::avx2`].
 
-use super::lanes::{first_lanes, LaneMask, LANES};
+use super::lanes::{first_lanes, Lane, LaneMask, LANES};
 use super::soa::Batch;
 use super::{BatchStats, PairKernel};
 
@@ -46,7 +46,7 @@ fn for_each_bit(mut m: LaneMask, mut f: impl FnMut(usize)) {
 
 /// Bit `j` of `mask` (word `j / 64`) set iff `q` meets `b[j]`.
 #[inline(always)]
-pub(crate) fn one_vs_n_mask<K: PairKernel>(
+pub(crate) fn one_vs_n_mask<K: PairKernel, L: Lane>(
     q: &ItemA<K>,
     b: &K::B,
     mask: &mut Vec<u64>,
@@ -54,10 +54,10 @@ pub(crate) fn one_vs_n_mask<K: PairKernel>(
     let n = b.count();
     mask.clear();
     mask.resize(n.div_ceil(64), 0);
-    let qa = K::A::splat(q);
+    let qa = K::A::splat::<L>(q);
     let mut stats = BatchStats::default();
     for start in (0..n).step_by(LANES) {
-        let r = K::lanes(&qa, &b.load(start));
+        let r = K::lanes::<L>(&qa, &b.load(start));
         let hit = resolve(r, first_lanes(n - start), &mut stats, |k| {
             K::scalar(q, &b.item(start + k))
         });
@@ -69,17 +69,17 @@ pub(crate) fn one_vs_n_mask<K: PairKernel>(
 
 /// Appends to `out` (after clearing it) the indices `j` with `q` meeting `b[j]`, ascending.
 #[inline(always)]
-pub(crate) fn one_vs_n_indices<K: PairKernel>(
+pub(crate) fn one_vs_n_indices<K: PairKernel, L: Lane>(
     q: &ItemA<K>,
     b: &K::B,
     out: &mut Vec<u32>,
 ) -> BatchStats {
     let n = b.count();
     out.clear();
-    let qa = K::A::splat(q);
+    let qa = K::A::splat::<L>(q);
     let mut stats = BatchStats::default();
     for start in (0..n).step_by(LANES) {
-        let r = K::lanes(&qa, &b.load(start));
+        let r = K::lanes::<L>(&qa, &b.load(start));
         let hit = resolve(r, first_lanes(n - start), &mut stats, |k| {
             K::scalar(q, &b.item(start + k))
         });
@@ -90,16 +90,20 @@ pub(crate) fn one_vs_n_indices<K: PairKernel>(
 
 /// Every pair `(i, j)` with `a[i]` meeting `b[j]`, into `out` (cleared first), sorted.
 #[inline(always)]
-pub(crate) fn n_by_m<K: PairKernel>(a: &K::A, b: &K::B, out: &mut Vec<(u32, u32)>) -> BatchStats {
+pub(crate) fn n_by_m<K: PairKernel, L: Lane>(
+    a: &K::A,
+    b: &K::B,
+    out: &mut Vec<(u32, u32)>,
+) -> BatchStats {
     let (na, nb) = (a.count(), b.count());
     out.clear();
     let mut stats = BatchStats::default();
     for tile in (0..nb).step_by(TILE) {
         let end = (tile + TILE).min(nb);
         for i in 0..na {
-            let qa = a.splat_at(i);
+            let qa = a.splat_at::<L>(i);
             for start in (tile..end).step_by(LANES) {
-                let r = K::lanes(&qa, &b.load(start));
+                let r = K::lanes::<L>(&qa, &b.load(start));
                 let hit = resolve(r, first_lanes(end - start), &mut stats, |k| {
                     K::scalar(&a.item(i), &b.item(start + k))
                 });
@@ -117,7 +121,7 @@ pub(crate) fn n_by_m<K: PairKernel>(a: &K::A, b: &K::B, out: &mut Vec<(u32, u32)
 /// The candidates `(i, j)` with `a[i]` meeting `b[j]`, into `out` (cleared first), in
 /// candidate order.
 #[inline(always)]
-pub(crate) fn filter_pairs<K: PairKernel>(
+pub(crate) fn filter_pairs<K: PairKernel, L: Lane>(
     a: &K::A,
     b: &K::B,
     candidates: &[(u32, u32)],
@@ -140,7 +144,7 @@ pub(crate) fn filter_pairs<K: PairKernel>(
             ia[k] = ia[0];
             ib[k] = ib[0];
         }
-        let r = K::lanes(&a.gather(&ia), &b.gather(&ib));
+        let r = K::lanes::<L>(&a.gather(&ia), &b.gather(&ib));
         let hit = resolve(r, first_lanes(chunk.len()), &mut stats, |k| {
             K::scalar(&a.item(ia[k]), &b.item(ib[k]))
         });
@@ -152,7 +156,7 @@ pub(crate) fn filter_pairs<K: PairKernel>(
 /// The candidate indices `j` with `q` meeting `b[j]`, into `out` (cleared first), in
 /// candidate order.
 #[inline(always)]
-pub(crate) fn filter_indices<K: PairKernel>(
+pub(crate) fn filter_indices<K: PairKernel, L: Lane>(
     q: &ItemA<K>,
     b: &K::B,
     candidates: &[u32],
@@ -160,7 +164,7 @@ pub(crate) fn filter_indices<K: PairKernel>(
 ) -> BatchStats {
     out.clear();
     let nb = b.count();
-    let qa = K::A::splat(q);
+    let qa = K::A::splat::<L>(q);
     let mut stats = BatchStats::default();
     for chunk in candidates.chunks(LANES) {
         let mut ib = [0usize; LANES];
@@ -171,7 +175,7 @@ pub(crate) fn filter_indices<K: PairKernel>(
         for k in chunk.len()..LANES {
             ib[k] = ib[0];
         }
-        let r = K::lanes(&qa, &b.gather(&ib));
+        let r = K::lanes::<L>(&qa, &b.gather(&ib));
         let hit = resolve(r, first_lanes(chunk.len()), &mut stats, |k| {
             K::scalar(q, &b.item(ib[k]))
         });

@@ -42,7 +42,7 @@ mod sphere_aabb;
 pub use lanes::LANES;
 pub use soa::{AabbSoa, ObbSoa, SphereSoa};
 
-use lanes::LaneMask;
+use lanes::{Lane, LaneMask};
 use sepax_shapes::{Aabb, Obb, Sphere};
 use soa::Batch;
 
@@ -53,7 +53,10 @@ pub(crate) trait PairKernel {
     /// The batch of second shapes.
     type B: Batch;
     /// `(hit, undecided)` lane masks; a lane is never in both.
-    fn lanes(a: &<Self::A as Batch>::Lanes, b: &<Self::B as Batch>::Lanes) -> (LaneMask, LaneMask);
+    fn lanes<L: Lane>(
+        a: &<Self::A as Batch>::Lanes<L>,
+        b: &<Self::B as Batch>::Lanes<L>,
+    ) -> (LaneMask, LaneMask);
     /// The scalar test, for undecided lanes.
     fn scalar(a: &<Self::A as Batch>::Item, b: &<Self::B as Batch>::Item) -> bool;
 }
@@ -133,7 +136,7 @@ macro_rules! dispatch {
         if let Some(cpu) = $self.avx2 {
             return avx2::$driver::<$K>(cpu, $($arg),*);
         }
-        drive::$driver::<$K>($($arg),*)
+        drive::$driver::<$K, lanes::V>($($arg),*)
     }};
 }
 

@@ -8,7 +8,7 @@
 //! finite, and signed zeros compare equal). Lanes the filter cannot decide go to
 //! `sepax_narrowphase::intersect::intersects`, so every answer equals the scalar answer.
 
-use super::lanes::{LaneMask, V};
+use super::lanes::{arr3, first_lanes, Lane, LaneMask, LANES};
 use super::soa::{ObbLanes, ObbSoa};
 use super::PairKernel;
 use sepax_narrowphase::sat::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
@@ -21,9 +21,9 @@ pub(crate) struct ObbObb;
 
 /// The filter's verdict per lane: `(separated, overlapping)`; a lane in neither is undecided.
 #[inline(always)]
-pub(crate) fn filter(a: &ObbLanes, b: &ObbLanes) -> (LaneMask, LaneMask) {
+pub(crate) fn filter<V: Lane>(a: &ObbLanes<V>, b: &ObbLanes<V>) -> (LaneMask, LaneMask) {
     // d = b.center() - a.center()
-    let d: [V; 3] = core::array::from_fn(|k| b.center[k] - a.center[k]);
+    let d: [V; 3] = arr3!(k => b.center[k] - a.center[k]);
     let (ha, hb) = (&a.half, &b.half);
     // bound(): s = ha.x + ha.y + ha.z + hb.x + hb.y + hb.z + |d.x| + |d.y| + |d.z| + residue
     let s = ha[0]
@@ -47,22 +47,35 @@ pub(crate) fn filter(a: &ObbLanes, b: &ObbLanes) -> (LaneMask, LaneMask) {
     let aa = &a.axes;
     let bb = &b.axes;
     // rcol(j) = a0 * b[(0, j)] + a1 * b[(1, j)] + a2 * b[(2, j)]: r[i][j] = R_ij = a_i . b_j.
-    let r: [[V; 3]; 3] = core::array::from_fn(|i| {
-        core::array::from_fn(|j| aa[i][0] * bb[j][0] + aa[i][1] * bb[j][1] + aa[i][2] * bb[j][2])
+    let r: [[V; 3]; 3] = arr3!(i => {
+        arr3!(j => aa[i][0] * bb[j][0] + aa[i][1] * bb[j][1] + aa[i][2] * bb[j][2])
     });
     // t = a0 * d.x + a1 * d.y + a2 * d.z
-    let t: [V; 3] = core::array::from_fn(|i| aa[i][0] * d[0] + aa[i][1] * d[1] + aa[i][2] * d[2]);
-    let ar: [[V; 3]; 3] = core::array::from_fn(|i| core::array::from_fn(|j| r[i][j].abs()));
+    let t: [V; 3] = arr3!(i => aa[i][0] * d[0] + aa[i][1] * d[1] + aa[i][2] * d[2]);
+    let ar: [[V; 3]; 3] = arr3!(i => arr3!(j => r[i][j].abs()));
     // Faces of A: h_A,i + h_B,x |R_i0| + h_B,y |R_i1| + h_B,z |R_i2| - |t_i|.
-    let face_a =
-        |i: usize| ha[i] + hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2] - t[i].abs();
-    let mut m = face_a(0).min(face_a(1)).min(face_a(2));
+    let face_a: [V; 3] =
+        arr3!(i => ha[i] + hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2] - t[i].abs());
+    let mut m = face_a[0].min(face_a[1]).min(face_a[2]);
+    // Early out: the verdict `m < -e` can only become more certain as slacks are added to the
+    // minimum, so when every lane is already separated by a face of A the remaining twelve
+    // axes cannot change any lane's verdict (the scalar filter's answer is the same: its
+    // minimum over all fifteen slacks is at most this one).
+    let minus_e = V::splat(0.0) - e;
+    let separated = m.lt(minus_e) & finite;
+    if separated == first_lanes(LANES) {
+        return (separated, 0);
+    }
     // Faces of B: tb_j = t0 R_0j + t1 R_1j + t2 R_2j;
     // h_A,x |R_0j| + h_A,y |R_1j| + h_A,z |R_2j| + h_B,j - |tb_j|.
     for j in 0..3 {
         let tb = t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j];
         let face_b = ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j] + hb[j] - tb.abs();
         m = m.min(face_b);
+    }
+    let separated = m.lt(minus_e) & finite;
+    if separated == first_lanes(LANES) {
+        return (separated, 0);
     }
     // Edges a_i x b_j, with i1 = i+1, i2 = i+2, j1 = j+1, j2 = j+2 (mod 3):
     //   ra = h_A,i1 |R_i2,j| + h_A,i2 |R_i1,j|
@@ -80,7 +93,6 @@ pub(crate) fn filter(a: &ObbLanes, b: &ObbLanes) -> (LaneMask, LaneMask) {
         }
     }
     // m < -e => Separated, m > e => Overlapping (both false for a NaN e).
-    let minus_e = V::splat(0.0) - e;
     (m.lt(minus_e) & finite, m.gt(e) & finite)
 }
 
@@ -88,7 +100,7 @@ impl PairKernel for ObbObb {
     type A = ObbSoa;
     type B = ObbSoa;
     #[inline(always)]
-    fn lanes(a: &ObbLanes, b: &ObbLanes) -> (LaneMask, LaneMask) {
+    fn lanes<L: Lane>(a: &ObbLanes<L>, b: &ObbLanes<L>) -> (LaneMask, LaneMask) {
         let (separated, overlapping) = filter(a, b);
         (overlapping, !(separated | overlapping))
     }
@@ -125,7 +137,7 @@ mod tests {
             let sa = ObbSoa::from_slice(&pairs.iter().map(|p| p.0).collect::<Vec<_>>());
             let sb = ObbSoa::from_slice(&pairs.iter().map(|p| p.1).collect::<Vec<_>>());
             for start in (0..pairs.len()).step_by(LANES) {
-                let (sep, ovl) = filter(&sa.load(start), &sb.load(start));
+                let (sep, ovl) = filter::<super::super::lanes::V>(&sa.load(start), &sb.load(start));
                 for k in 0..LANES.min(pairs.len() - start) {
                     let (a, b) = &pairs[start + k];
                     let lane = match (sep >> k & 1, ovl >> k & 1) {

@@ -1,7 +1,7 @@
 //! Structure-of-arrays batches: one `Vec<Real>` per scalar field, so that a kernel step loads
 //! `LANES` consecutive boxes of one field with one vector load.
 
-use super::lanes::{gather, load, LANES, V};
+use super::lanes::{arr3, gather, load, Lane, LANES};
 use sepax_shapes::math::{Matrix3, Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Obb, Sphere};
 
@@ -10,20 +10,20 @@ use sepax_shapes::{Aabb, Obb, Sphere};
 pub(crate) trait Batch {
     /// The scalar shape of one element.
     type Item: Copy;
-    /// `LANES` elements, one field per lane vector.
-    type Lanes;
+    /// `LANES` elements, one field per lane vector of type `L`.
+    type Lanes<L: Lane>;
     /// Number of elements.
     fn count(&self) -> usize;
     /// Element `i` as its scalar shape, bit for bit as it was pushed.
     fn item(&self, i: usize) -> Self::Item;
     /// Elements `start..start + LANES` (past the end: zeros, masked off by the drivers).
-    fn load(&self, start: usize) -> Self::Lanes;
+    fn load<L: Lane>(&self, start: usize) -> Self::Lanes<L>;
     /// Elements `idx[k]` in lane `k`.
-    fn gather(&self, idx: &[usize; LANES]) -> Self::Lanes;
+    fn gather<L: Lane>(&self, idx: &[usize; LANES]) -> Self::Lanes<L>;
     /// One shape in every lane.
-    fn splat(item: &Self::Item) -> Self::Lanes;
+    fn splat<L: Lane>(item: &Self::Item) -> Self::Lanes<L>;
     /// Element `i` in every lane.
-    fn splat_at(&self, i: usize) -> Self::Lanes;
+    fn splat_at<L: Lane>(&self, i: usize) -> Self::Lanes<L>;
 }
 
 /// Axis-aligned boxes as six arrays: `min[k]`, `max[k]` for axis `k`.
@@ -34,9 +34,9 @@ pub struct AabbSoa {
 }
 
 /// [`AabbSoa`] lanes.
-pub(crate) struct AabbLanes {
-    pub min: [V; 3],
-    pub max: [V; 3],
+pub(crate) struct AabbLanes<L> {
+    pub min: [L; 3],
+    pub max: [L; 3],
 }
 
 impl AabbSoa {
@@ -100,7 +100,7 @@ impl AabbSoa {
 
 impl Batch for AabbSoa {
     type Item = Aabb;
-    type Lanes = AabbLanes;
+    type Lanes<L: Lane> = AabbLanes<L>;
     #[inline(always)]
     fn count(&self) -> usize {
         self.len()
@@ -110,32 +110,32 @@ impl Batch for AabbSoa {
         self.get(i)
     }
     #[inline(always)]
-    fn load(&self, start: usize) -> AabbLanes {
+    fn load<L: Lane>(&self, start: usize) -> AabbLanes<L> {
         AabbLanes {
-            min: core::array::from_fn(|k| load(&self.min[k], start, 0.0)),
-            max: core::array::from_fn(|k| load(&self.max[k], start, 0.0)),
+            min: arr3!(k => load(&self.min[k], start, 0.0)),
+            max: arr3!(k => load(&self.max[k], start, 0.0)),
         }
     }
     #[inline(always)]
-    fn gather(&self, idx: &[usize; LANES]) -> AabbLanes {
+    fn gather<L: Lane>(&self, idx: &[usize; LANES]) -> AabbLanes<L> {
         AabbLanes {
-            min: core::array::from_fn(|k| gather(&self.min[k], idx)),
-            max: core::array::from_fn(|k| gather(&self.max[k], idx)),
+            min: arr3!(k => gather(&self.min[k], idx)),
+            max: arr3!(k => gather(&self.max[k], idx)),
         }
     }
     #[inline(always)]
-    fn splat(b: &Aabb) -> AabbLanes {
+    fn splat<L: Lane>(b: &Aabb) -> AabbLanes<L> {
         let (lo, hi) = (b.min(), b.max());
         AabbLanes {
-            min: core::array::from_fn(|k| V::splat(lo[k])),
-            max: core::array::from_fn(|k| V::splat(hi[k])),
+            min: arr3!(k => L::splat(lo[k])),
+            max: arr3!(k => L::splat(hi[k])),
         }
     }
     #[inline(always)]
-    fn splat_at(&self, i: usize) -> AabbLanes {
+    fn splat_at<L: Lane>(&self, i: usize) -> AabbLanes<L> {
         AabbLanes {
-            min: core::array::from_fn(|k| V::splat(self.min[k][i])),
-            max: core::array::from_fn(|k| V::splat(self.max[k][i])),
+            min: arr3!(k => L::splat(self.min[k][i])),
+            max: arr3!(k => L::splat(self.max[k][i])),
         }
     }
 }
@@ -152,12 +152,12 @@ pub struct ObbSoa {
 }
 
 /// [`ObbSoa`] lanes.
-pub(crate) struct ObbLanes {
-    pub center: [V; 3],
+pub(crate) struct ObbLanes<L> {
+    pub center: [L; 3],
     /// `axes[i][c]`: component `c` of axis `i`.
-    pub axes: [[V; 3]; 3],
-    pub half: [V; 3],
-    pub axes_error: V,
+    pub axes: [[L; 3]; 3],
+    pub half: [L; 3],
+    pub axes_error: L,
 }
 
 impl ObbSoa {
@@ -237,7 +237,7 @@ impl ObbSoa {
 
 impl Batch for ObbSoa {
     type Item = Obb;
-    type Lanes = ObbLanes;
+    type Lanes<L: Lane> = ObbLanes<L>;
     #[inline(always)]
     fn count(&self) -> usize {
         self.len()
@@ -247,43 +247,40 @@ impl Batch for ObbSoa {
         self.get(i)
     }
     #[inline(always)]
-    fn load(&self, start: usize) -> ObbLanes {
-        let f = |v: &Vec<Real>| load(v, start, 0.0);
+    fn load<L: Lane>(&self, start: usize) -> ObbLanes<L> {
         ObbLanes {
-            center: core::array::from_fn(|k| f(&self.center[k])),
-            axes: core::array::from_fn(|i| core::array::from_fn(|c| f(&self.axes[i][c]))),
-            half: core::array::from_fn(|k| f(&self.half[k])),
-            axes_error: f(&self.axes_error),
+            center: arr3!(k => load(&self.center[k], start, 0.0)),
+            axes: arr3!(i => arr3!(c => load(&self.axes[i][c], start, 0.0))),
+            half: arr3!(k => load(&self.half[k], start, 0.0)),
+            axes_error: load(&self.axes_error, start, 0.0),
         }
     }
     #[inline(always)]
-    fn gather(&self, idx: &[usize; LANES]) -> ObbLanes {
-        let f = |v: &Vec<Real>| gather(v, idx);
+    fn gather<L: Lane>(&self, idx: &[usize; LANES]) -> ObbLanes<L> {
         ObbLanes {
-            center: core::array::from_fn(|k| f(&self.center[k])),
-            axes: core::array::from_fn(|i| core::array::from_fn(|c| f(&self.axes[i][c]))),
-            half: core::array::from_fn(|k| f(&self.half[k])),
-            axes_error: f(&self.axes_error),
+            center: arr3!(k => gather(&self.center[k], idx)),
+            axes: arr3!(i => arr3!(c => gather(&self.axes[i][c], idx))),
+            half: arr3!(k => gather(&self.half[k], idx)),
+            axes_error: gather(&self.axes_error, idx),
         }
     }
     #[inline(always)]
-    fn splat(b: &Obb) -> ObbLanes {
+    fn splat<L: Lane>(b: &Obb) -> ObbLanes<L> {
         let (c, a, h) = (b.center(), b.axes(), b.half_extents());
         ObbLanes {
-            center: core::array::from_fn(|k| V::splat(c[k])),
-            axes: core::array::from_fn(|i| core::array::from_fn(|k| V::splat(a[(k, i)]))),
-            half: core::array::from_fn(|k| V::splat(h[k])),
-            axes_error: V::splat(b.axes_error()),
+            center: arr3!(k => L::splat(c[k])),
+            axes: arr3!(i => arr3!(k => L::splat(a[(k, i)]))),
+            half: arr3!(k => L::splat(h[k])),
+            axes_error: L::splat(b.axes_error()),
         }
     }
     #[inline(always)]
-    fn splat_at(&self, i: usize) -> ObbLanes {
-        let f = |v: &Vec<Real>| V::splat(v[i]);
+    fn splat_at<L: Lane>(&self, i: usize) -> ObbLanes<L> {
         ObbLanes {
-            center: core::array::from_fn(|k| f(&self.center[k])),
-            axes: core::array::from_fn(|a| core::array::from_fn(|c| f(&self.axes[a][c]))),
-            half: core::array::from_fn(|k| f(&self.half[k])),
-            axes_error: f(&self.axes_error),
+            center: arr3!(k => L::splat(self.center[k][i])),
+            axes: arr3!(a => arr3!(c => L::splat(self.axes[a][c][i]))),
+            half: arr3!(k => L::splat(self.half[k][i])),
+            axes_error: L::splat(self.axes_error[i]),
         }
     }
 }
@@ -296,9 +293,9 @@ pub struct SphereSoa {
 }
 
 /// [`SphereSoa`] lanes.
-pub(crate) struct SphereLanes {
-    pub center: [V; 3],
-    pub radius: V,
+pub(crate) struct SphereLanes<L> {
+    pub center: [L; 3],
+    pub radius: L,
 }
 
 impl SphereSoa {
@@ -363,7 +360,7 @@ impl SphereSoa {
 
 impl Batch for SphereSoa {
     type Item = Sphere;
-    type Lanes = SphereLanes;
+    type Lanes<L: Lane> = SphereLanes<L>;
     #[inline(always)]
     fn count(&self) -> usize {
         self.len()
@@ -373,32 +370,32 @@ impl Batch for SphereSoa {
         self.get(i)
     }
     #[inline(always)]
-    fn load(&self, start: usize) -> SphereLanes {
+    fn load<L: Lane>(&self, start: usize) -> SphereLanes<L> {
         SphereLanes {
-            center: core::array::from_fn(|k| load(&self.center[k], start, 0.0)),
+            center: arr3!(k => load(&self.center[k], start, 0.0)),
             radius: load(&self.radius, start, 0.0),
         }
     }
     #[inline(always)]
-    fn gather(&self, idx: &[usize; LANES]) -> SphereLanes {
+    fn gather<L: Lane>(&self, idx: &[usize; LANES]) -> SphereLanes<L> {
         SphereLanes {
-            center: core::array::from_fn(|k| gather(&self.center[k], idx)),
+            center: arr3!(k => gather(&self.center[k], idx)),
             radius: gather(&self.radius, idx),
         }
     }
     #[inline(always)]
-    fn splat(s: &Sphere) -> SphereLanes {
+    fn splat<L: Lane>(s: &Sphere) -> SphereLanes<L> {
         let c = s.center();
         SphereLanes {
-            center: core::array::from_fn(|k| V::splat(c[k])),
-            radius: V::splat(s.radius()),
+            center: arr3!(k => L::splat(c[k])),
+            radius: L::splat(s.radius()),
         }
     }
     #[inline(always)]
-    fn splat_at(&self, i: usize) -> SphereLanes {
+    fn splat_at<L: Lane>(&self, i: usize) -> SphereLanes<L> {
         SphereLanes {
-            center: core::array::from_fn(|k| V::splat(self.center[k][i])),
-            radius: V::splat(self.radius[i]),
+            center: arr3!(k => L::splat(self.center[k][i])),
+            radius: L::splat(self.radius[i]),
         }
     }
 }

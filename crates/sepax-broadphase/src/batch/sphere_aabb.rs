@@ -5,7 +5,7 @@
 //! perform its operations in its order, so they give its answer bit for bit. Lanes that would
 //! need the rescale (and the harmless limit cases 0 and infinity) go to the scalar function.
 
-use super::lanes::{LaneMask, V};
+use super::lanes::{arr3, Lane, LaneMask};
 use super::soa::{AabbLanes, AabbSoa, SphereLanes, SphereSoa};
 use super::PairKernel;
 use sepax_narrowphase::intersect::sphere_aabb::ALLOWANCE;
@@ -23,10 +23,10 @@ impl PairKernel for SphereAabb {
     type A = SphereSoa;
     type B = AabbSoa;
     #[inline(always)]
-    fn lanes(a: &SphereLanes, b: &AabbLanes) -> (LaneMask, LaneMask) {
+    fn lanes<V: Lane>(a: &SphereLanes<V>, b: &AabbLanes<V>) -> (LaneMask, LaneMask) {
         // (lo, hi) = (b.min() - c, b.max() - c)
-        let lo: [V; 3] = core::array::from_fn(|k| b.min[k] - a.center[k]);
-        let hi: [V; 3] = core::array::from_fn(|k| b.max[k] - a.center[k]);
+        let lo: [V; 3] = arr3!(k => b.min[k] - a.center[k]);
+        let hi: [V; 3] = arr3!(k => b.max[k] - a.center[k]);
         // m = max_abs(&[&lo, &hi], &[r]); k = unit_scale(m) is 1 when 2^-40 < m < 2^40.
         let mut m = a.radius.abs();
         for k in 0..3 {
@@ -34,7 +34,7 @@ impl PairKernel for SphereAabb {
         }
         let unscaled = m.lt(V::splat(LIMIT)) & V::splat(1.0 / LIMIT).lt(m);
         // d = zeros().sup(&lo).inf(&hi)
-        let d: [V; 3] = core::array::from_fn(|k| V::splat(0.0).max(lo[k]).min(hi[k]));
+        let d: [V; 3] = arr3!(k => V::splat(0.0).max(lo[k]).min(hi[k]));
         // s = norm1(lo) + norm1(hi) + radius
         let s = lo[0].abs()
             + lo[1].abs()

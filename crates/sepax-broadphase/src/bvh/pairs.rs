@@ -126,6 +126,12 @@ impl DynamicBvh {
         found.clear();
         merged.clear();
         stack.clear();
+        // Query in leaf order: after a rebuild, nearby leaves have nearby indices, so successive
+        // queries walk mostly the same, cached, nodes. (The order of `found` does not matter: it
+        // is sorted below.)
+        let proxies = &self.proxies;
+        self.moved
+            .sort_unstable_by_key(|&s| (proxies[s as usize].node, s));
         for &slot in &self.moved {
             let p = &self.proxies[slot as usize];
             if p.node == NULL {

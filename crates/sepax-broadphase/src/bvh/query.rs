@@ -227,15 +227,14 @@ impl DynamicBvh {
         }
         let mut clip = ray.max_distance();
         let exact = |b: &Aabb| b.cast_ray(ray).map(|h| h.distance);
-        let slab = RaySlab::new(ray);
         // Internal nodes are pruned with a conservative slab bound (never above the exact entry
         // distance); leaves report the exact entry of `Aabb::cast_ray`.
-        let bound = |b: &Aabb| match &slab {
-            Some(s) => s.entry_lower_bound(b),
-            None => exact(b),
+        let bound = match RaySlab::new(ray) {
+            Some(s) => Bound::Slab(s),
+            None => Bound::Exact(ray),
         };
         let mut stack = SpillStack::<(u32, Real)>::new();
-        if let Some(t) = bound(&self.nodes[self.root as usize].aabb) {
+        if let Some(t) = bound.entry(&self.nodes[self.root as usize].aabb) {
             stack.push((self.root, t));
         }
         while let Some((i, t_node)) = stack.pop() {
@@ -263,8 +262,12 @@ impl DynamicBvh {
                 stats.nodes_visited += 1;
                 // Push the farther child first so that the nearer one is explored first.
                 let (c1, c2) = (n.child1, n.child2);
-                let t1 = bound(&self.nodes[c1 as usize].aabb).filter(|&t| t <= clip);
-                let t2 = bound(&self.nodes[c2 as usize].aabb).filter(|&t| t <= clip);
+                let t1 = bound
+                    .entry(&self.nodes[c1 as usize].aabb)
+                    .filter(|&t| t <= clip);
+                let t2 = bound
+                    .entry(&self.nodes[c2 as usize].aabb)
+                    .filter(|&t| t <= clip);
                 match (t1, t2) {
                     (Some(a), Some(b)) if a <= b => {
                         stack.push((c2, b));
@@ -309,6 +312,24 @@ impl DynamicBvh {
     }
 }
 
+/// The pruning bound of a ray cast: the slab bound, or the exact cast when a direction
+/// component is zero. A method marked `inline(always)` (a closure over the two cases was left as
+/// a call per node by LLVM, half of the cast's time).
+enum Bound<'a> {
+    Slab(RaySlab),
+    Exact(&'a Ray),
+}
+
+impl Bound<'_> {
+    #[inline(always)]
+    fn entry(&self, b: &Aabb) -> Option<Real> {
+        match self {
+            Bound::Slab(s) => s.entry_lower_bound(b),
+            Bound::Exact(ray) => b.cast_ray(ray).map(|h| h.distance),
+        }
+    }
+}
+
 /// A ray prepared for slab tests against many boxes (Williams et al. 2005): origin and
 /// reciprocal direction. `None` when a direction component is zero (the `0 * inf` case); the
 /// traversal then uses the exact `Aabb::cast_ray` everywhere.
@@ -316,6 +337,8 @@ struct RaySlab {
     origin: [Real; 3],
     inv: [Real; 3],
     max: Real,
+    /// `gamma(4)`.
+    gamma: Real,
 }
 
 impl RaySlab {
@@ -328,6 +351,7 @@ impl RaySlab {
             origin: [o.x, o.y, o.z],
             inv: [1.0 / d.x, 1.0 / d.y, 1.0 / d.z],
             max: ray.max_distance(),
+            gamma: sepax_shapes::tolerance::gamma(4),
         })
     }
 
@@ -335,25 +359,28 @@ impl RaySlab {
     /// `None` when it certainly misses `b` within its length. Conservative: each slab distance
     /// `(plane - origin) * inv` carries a relative error below `gamma(3)` (subtraction, the
     /// rounded reciprocal, the product), so the interval is widened by `gamma(4)` of its ends
-    /// before deciding; a ray that `Aabb::cast_ray` reports as hitting is never pruned.
+    /// before deciding; a ray that `Aabb::cast_ray` reports as hitting is never pruned. The
+    /// widening `x - g|x|` (and `x + g|x|`) is increasing in `x`, so widening the maximum of the
+    /// entry distances equals the maximum of the widened ones: it is applied once, at the end.
     #[inline(always)]
     fn entry_lower_bound(&self, b: &Aabb) -> Option<Real> {
         let (lo, hi) = (b.min(), b.max());
-        let mut t_near: Real = 0.0;
-        let mut t_far: Real = self.max;
-        let g = sepax_shapes::tolerance::gamma(4);
+        let mut t_near: Real = Real::NEG_INFINITY;
+        let mut t_far: Real = Real::INFINITY;
+        // Plain comparisons (`minss`/`maxss`), not `Real::min`/`max` with their NaN rules: the
+        // distances are never NaN (finite planes and origin, finite non-zero reciprocals).
+        let min = |a: Real, b: Real| if a < b { a } else { b };
+        let max = |a: Real, b: Real| if a > b { a } else { b };
+        let (lo, hi) = ([lo.x, lo.y, lo.z], [hi.x, hi.y, hi.z]);
         for k in 0..3 {
             let ta = (lo[k] - self.origin[k]) * self.inv[k];
             let tb = (hi[k] - self.origin[k]) * self.inv[k];
-            let (t0, t1) = if ta <= tb { (ta, tb) } else { (tb, ta) };
-            let (t0, t1) = (t0 - g * t0.abs(), t1 + g * t1.abs());
-            if t0 > t_near {
-                t_near = t0;
-            }
-            if t1 < t_far {
-                t_far = t1;
-            }
+            t_near = max(t_near, min(ta, tb));
+            t_far = min(t_far, max(ta, tb));
         }
+        let g = self.gamma;
+        let t_near = max(t_near - g * t_near.abs(), 0.0);
+        let t_far = min(t_far + g * t_far.abs(), self.max);
         (t_near <= t_far).then_some(t_near)
     }
 }

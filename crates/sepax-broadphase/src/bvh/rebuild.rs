@@ -9,11 +9,16 @@ use sepax_shapes::Aabb;
 /// Bins per axis. Wald reports 8 to 32 bins within a few percent of the full sweep.
 const BINS: usize = 16;
 
+/// Ranges of at most this many leaves are split at the median instead of by binned SAH.
+const SMALL: usize = 8;
+
 /// A leaf to place, with its box centroid.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Item {
     node: u32,
     centroid: Point3,
+    /// The leaf's box, copied so that the binning sweeps read memory in order.
+    aabb: Aabb,
 }
 
 /// A range of items still to build, and where to hang the subtree.
@@ -25,12 +30,37 @@ pub(crate) struct Task {
     first: bool,
 }
 
-/// The bin of centroid coordinate `c` in `[lo, hi]` (`hi > lo`). Halving first keeps the
-/// difference finite near `Real::MAX`; a NaN ratio lands in bin 0.
-#[inline]
-fn bin_of(c: Real, lo: Real, hi: Real) -> usize {
-    let t = (c * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5);
-    ((t * BINS as Real) as usize).min(BINS - 1)
+/// Bins centroid coordinates of one range: bin `((c - lo) * scale)` clamped to `0..BINS`, with
+/// `scale = BINS / (hi - lo)` computed once per axis. Coordinates are halved first so that the
+/// differences stay finite near `Real::MAX`; an axis with no extent (or a non-finite scale) is
+/// inactive. A NaN lands in bin 0.
+struct Binner {
+    lo: [Real; 3],
+    scale: [Real; 3],
+    active: [bool; 3],
+}
+
+impl Binner {
+    fn new(lo: &Point3, hi: &Point3) -> Binner {
+        let mut b = Binner {
+            lo: [0.0; 3],
+            scale: [0.0; 3],
+            active: [false; 3],
+        };
+        for k in 0..3 {
+            let extent = hi[k] * 0.5 - lo[k] * 0.5;
+            let scale = BINS as Real / extent;
+            b.lo[k] = lo[k] * 0.5;
+            b.scale[k] = scale;
+            b.active[k] = hi[k] > lo[k] && scale.is_finite();
+        }
+        b
+    }
+
+    #[inline(always)]
+    fn bin(&self, k: usize, c: Real) -> usize {
+        (((c * 0.5 - self.lo[k]) * self.scale[k]) as usize).min(BINS - 1)
+    }
 }
 
 impl DynamicBvh {
@@ -95,9 +125,11 @@ impl DynamicBvh {
         created.clear();
         for p in &self.proxies {
             if p.node != NULL {
+                let aabb = self.nodes[p.node as usize].aabb;
                 items.push(Item {
                     node: p.node,
-                    centroid: self.nodes[p.node as usize].aabb.center(),
+                    centroid: aabb.center(),
+                    aabb,
                 });
             }
         }
@@ -153,12 +185,64 @@ impl DynamicBvh {
         self.scratch.build = items;
         self.scratch.tasks = tasks;
         self.scratch.created = created;
+        self.compact();
         self.rebuilds += 1;
         self.built_cost = Some(self.sah_cost());
     }
 
+    /// Renumbers the nodes so that the two children of every internal node sit next to each
+    /// other and each subtree occupies a compact range (depth-first, first child first), and
+    /// drops the free nodes. A traversal then reads both children of a node from one or two
+    /// adjacent cache lines, and queries of nearby boxes touch nearby memory. Handles do not
+    /// change; the proxies' leaf indices are updated. Uses scratch buffers only.
+    fn compact(&mut self) {
+        let mut out = core::mem::take(&mut self.scratch.nodes);
+        let mut stack = core::mem::take(&mut self.scratch.stack);
+        out.clear();
+        stack.clear();
+        if self.root != NULL {
+            // `stack` holds (old index) of nodes already given their new index `out.len()` at
+            // push time; each entry of `out` is filled when its node is popped.
+            let mut root = self.nodes[self.root as usize];
+            root.parent = NULL;
+            out.push(root);
+            stack.push(self.root);
+            stack.push(0);
+            while let Some(new) = stack.pop() {
+                let old = stack.pop().unwrap_or(NULL);
+                let n = self.nodes[old as usize];
+                if n.is_leaf() {
+                    self.proxies[n.child2 as usize].node = new;
+                    continue;
+                }
+                let c1 = out.len() as u32;
+                for child in [n.child1, n.child2] {
+                    let mut c = self.nodes[child as usize];
+                    c.parent = new;
+                    out.push(c);
+                }
+                out[new as usize].child1 = c1;
+                out[new as usize].child2 = c1 + 1;
+                // Second child first on the stack: the first child's subtree is laid out next.
+                stack.push(n.child2);
+                stack.push(c1 + 1);
+                stack.push(n.child1);
+                stack.push(c1);
+            }
+            self.root = 0;
+        }
+        core::mem::swap(&mut self.nodes, &mut out);
+        self.free_node = NULL;
+        self.scratch.nodes = out;
+        self.scratch.stack = stack;
+    }
+
     /// Partitions `items` (at least two) by the cheapest binned SAH plane; returns the size of
     /// the left part, always in `1..items.len()`.
+    ///
+    /// One pass over the items bins them on all three axes at once (bin index by one multiply
+    /// with the precomputed `BINS / extent`, boxes kept as min/max arrays), then the prefix and
+    /// suffix sweeps price the `BINS - 1` planes of each axis.
     fn split(&self, items: &mut [Item]) -> u32 {
         let n = items.len();
         let (mut lo, mut hi) = (items[0].centroid, items[0].centroid);
@@ -166,43 +250,78 @@ impl DynamicBvh {
             lo = lo.inf(&it.centroid);
             hi = hi.sup(&it.centroid);
         }
+        if n <= SMALL {
+            // Binning has a fixed cost (3 x BINS bins to clear and sweep) that dominates on
+            // the many tiny ranges near the leaves: split those at the median of the longest
+            // centroid axis instead.
+            let d = hi - lo;
+            let k = if d.x >= d.y && d.x >= d.z {
+                0
+            } else if d.y >= d.z {
+                1
+            } else {
+                2
+            };
+            let mid = n / 2;
+            items.select_nth_unstable_by(mid, |a, b| a.centroid[k].total_cmp(&b.centroid[k]));
+            return mid as u32;
+        }
+        let binner = Binner::new(&lo, &hi);
+        // Per axis and bin: box min, box max, count.
+        let mut bmin = [[[Real::INFINITY; 3]; BINS]; 3];
+        let mut bmax = [[[Real::NEG_INFINITY; 3]; BINS]; 3];
+        let mut counts = [[0u32; BINS]; 3];
+        for it in items.iter() {
+            let (amin, amax) = (it.aabb.min(), it.aabb.max());
+            for k in 0..3 {
+                let b = binner.bin(k, it.centroid[k]);
+                counts[k][b] += 1;
+                for c in 0..3 {
+                    bmin[k][b][c] = bmin[k][b][c].min(amin[c]);
+                    bmax[k][b][c] = bmax[k][b][c].max(amax[c]);
+                }
+            }
+        }
+        let area = |lo: &[Real; 3], hi: &[Real; 3]| {
+            let d = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
+            2.0 * (d[0] * d[1] + d[1] * d[2] + d[2] * d[0])
+        };
         // (cost, axis, first bin of the right side)
         let mut best: Option<(Real, usize, usize)> = None;
         for k in 0..3 {
-            if hi[k] <= lo[k] {
+            if !binner.active[k] {
                 continue;
-            }
-            let mut boxes: [Option<Aabb>; BINS] = [None; BINS];
-            let mut counts = [0usize; BINS];
-            for it in items.iter() {
-                let b = bin_of(it.centroid[k], lo[k], hi[k]);
-                let a = self.nodes[it.node as usize].aabb;
-                boxes[b] = Some(boxes[b].map_or(a, |x| x.merge(&a)));
-                counts[b] += 1;
             }
             // right[i]: area and count of bins i.. (suffix sweep)
             let mut right_area = [0.0 as Real; BINS];
-            let mut right_count = [0usize; BINS];
-            let (mut acc, mut cnt): (Option<Aabb>, usize) = (None, 0);
+            let mut right_count = [0u32; BINS];
+            let (mut rlo, mut rhi) = ([Real::INFINITY; 3], [Real::NEG_INFINITY; 3]);
+            let mut cnt = 0;
             for i in (1..BINS).rev() {
-                if let Some(b) = boxes[i] {
-                    acc = Some(acc.map_or(b, |x| x.merge(&b)));
+                if counts[k][i] > 0 {
+                    for c in 0..3 {
+                        rlo[c] = rlo[c].min(bmin[k][i][c]);
+                        rhi[c] = rhi[c].max(bmax[k][i][c]);
+                    }
                 }
-                cnt += counts[i];
-                right_area[i] = acc.map_or(0.0, |x| x.surface_area());
+                cnt += counts[k][i];
+                right_area[i] = if cnt > 0 { area(&rlo, &rhi) } else { 0.0 };
                 right_count[i] = cnt;
             }
-            let (mut acc, mut cnt): (Option<Aabb>, usize) = (None, 0);
+            let (mut llo, mut lhi) = ([Real::INFINITY; 3], [Real::NEG_INFINITY; 3]);
+            let mut cnt = 0;
             for i in 1..BINS {
-                if let Some(b) = boxes[i - 1] {
-                    acc = Some(acc.map_or(b, |x| x.merge(&b)));
+                if counts[k][i - 1] > 0 {
+                    for c in 0..3 {
+                        llo[c] = llo[c].min(bmin[k][i - 1][c]);
+                        lhi[c] = lhi[c].max(bmax[k][i - 1][c]);
+                    }
                 }
-                cnt += counts[i - 1];
+                cnt += counts[k][i - 1];
                 if cnt == 0 || right_count[i] == 0 {
                     continue;
                 }
-                let left_area = acc.map_or(0.0, |x| x.surface_area());
-                let cost = cnt as Real * left_area + right_count[i] as Real * right_area[i];
+                let cost = cnt as Real * area(&llo, &lhi) + right_count[i] as Real * right_area[i];
                 if best.is_none_or(|b| cost < b.0) {
                     best = Some((cost, k, i));
                 }
@@ -214,7 +333,7 @@ impl DynamicBvh {
         // Two-pointer partition: bins below `split` to the left.
         let (mut i, mut j) = (0, n);
         while i < j {
-            if bin_of(items[i].centroid[k], lo[k], hi[k]) < split {
+            if binner.bin(k, items[i].centroid[k]) < split {
                 i += 1;
             } else {
                 j -= 1;

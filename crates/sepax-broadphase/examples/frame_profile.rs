@@ -1,0 +1,230 @@
+//! Per-phase timing of the BVH broad phase on the benchmark's moving-boxes scene, measured in
+//! thread CPU time (robust on a shared machine). Run:
+//! `cargo run --release -p sepax-broadphase --example frame_profile -- [N] [FRAMES] [STATIC_FRACTION]`
+#![allow(clippy::unnecessary_cast)]
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, UpdateMode};
+use sepax_broadphase::sorted_grid::SortedGrid;
+use sepax_broadphase::{BroadPhase, ProxyId};
+use sepax_shapes::math::{Point3, Real, Vector3};
+use sepax_shapes::Aabb;
+
+/// Thread CPU time in nanoseconds (Linux), falling back to wall time elsewhere.
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(0)
+        })
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let frames: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
+    let static_fraction: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0.0);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let world = (n as f32).cbrt();
+    let mut center = Vec::with_capacity(n);
+    let mut half = Vec::with_capacity(n);
+    let mut vel = Vec::with_capacity(n);
+    let mut moving = Vec::new();
+    for i in 0..n {
+        let h = [0; 3].map(|_| rng.random_range(0.1f32..0.5));
+        let c = [0; 3].map(|_| rng.random_range(-world + 0.5..world - 0.5));
+        let v = if rng.random_bool(static_fraction) {
+            [0.0; 3]
+        } else {
+            moving.push(i);
+            [0; 3].map(|_| rng.random_range(-0.05f32..0.05))
+        };
+        center.push(c);
+        half.push(h);
+        vel.push(v);
+    }
+    let aabb = |c: [f32; 3], h: [f32; 3]| {
+        Aabb::new_unchecked(
+            Point3::new(
+                (c[0] - h[0]) as Real,
+                (c[1] - h[1]) as Real,
+                (c[2] - h[2]) as Real,
+            ),
+            Point3::new(
+                (c[0] + h[0]) as Real,
+                (c[1] + h[1]) as Real,
+                (c[2] + h[2]) as Real,
+            ),
+        )
+    };
+    let env = |k: &str, d: Real| -> Real {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let config = BvhConfig {
+        margin: env("MARGIN", 0.1),
+        prediction: env("PREDICTION", 2.0),
+        rebuild_ratio: env("REBUILD_RATIO", 1.5),
+        update_mode: match std::env::var("MODE").as_deref() {
+            Ok("enlarge") => UpdateMode::Enlarge,
+            _ => UpdateMode::Reinsert,
+        },
+        ..BvhConfig::default()
+    };
+    if let Ok(cell) = std::env::var("SORTED_GRID") {
+        // The sorted grid instead of the BVH (cell size from the variable, e.g. 1.0).
+        let cell: Real = cell.parse().unwrap_or(1.0);
+        let mut grid = SortedGrid::new(cell).expect("valid cell size");
+        let ids: Vec<ProxyId> = (0..n)
+            .map(|i| grid.insert(aabb(center[i], half[i]), i as u64))
+            .collect();
+        let mut pairs = Vec::new();
+        let t0 = cpu_ns();
+        grid.update_pairs(&mut pairs);
+        println!(
+            "sorted grid n {n}: first update_pairs {:.1} ms, {} pairs",
+            (cpu_ns() - t0) as f64 / 1e6,
+            pairs.len()
+        );
+        let (mut t_update, mut t_pairs) = (0u64, 0u64);
+        for _ in 0..frames {
+            for &i in &moving {
+                for k in 0..3 {
+                    let mut c = center[i][k] + vel[i][k];
+                    if c.abs() > world - half[i][k] {
+                        vel[i][k] = -vel[i][k];
+                        c = c.clamp(-world + half[i][k], world - half[i][k]);
+                    }
+                    center[i][k] = c;
+                }
+            }
+            let t = cpu_ns();
+            for &i in &moving {
+                grid.update(ids[i], aabb(center[i], half[i]), Vector3::zeros());
+            }
+            let t1 = cpu_ns();
+            grid.update_pairs(&mut pairs);
+            t_pairs += cpu_ns() - t1;
+            t_update += t1 - t;
+        }
+        let f = frames as f64;
+        println!(
+            "per frame: update {:.2} ms, update_pairs {:.2} ms, total {:.2} ms; pairs {}, oversize {}, memory {:.0} bytes per proxy",
+            t_update as f64 / f / 1e6,
+            t_pairs as f64 / f / 1e6,
+            (t_update + t_pairs) as f64 / f / 1e6,
+            pairs.len(),
+            grid.oversize_len(),
+            grid.memory_bytes() as f64 / n as f64
+        );
+        return;
+    }
+    let boxes: Vec<(Aabb, u64)> = (0..n)
+        .map(|i| (aabb(center[i], half[i]), i as u64))
+        .collect();
+    let t0 = cpu_ns();
+    let mut one_by_one = DynamicBvh::new(config).expect("valid config");
+    for &(b, u) in &boxes {
+        one_by_one.insert(b, u);
+    }
+    let t_incremental = cpu_ns() - t0;
+    drop(one_by_one);
+    let t0 = cpu_ns();
+    let mut bvh = DynamicBvh::new(config).expect("valid config");
+    let mut ids: Vec<ProxyId> = Vec::with_capacity(n);
+    bvh.insert_many(boxes.iter().copied(), &mut ids);
+    let t_bulk = cpu_ns() - t0;
+    let mut pairs = Vec::new();
+    let t0 = cpu_ns();
+    bvh.update_pairs(&mut pairs);
+    let t_first = cpu_ns() - t0;
+    println!(
+        "n {n}: build by insert_many {:.1} ms (one insert at a time: {:.1} ms), first update_pairs {:.1} ms, {} pairs, height {}",
+        t_bulk as f64 / 1e6,
+        t_incremental as f64 / 1e6,
+        t_first as f64 / 1e6,
+        pairs.len(),
+        bvh.height()
+    );
+    let (mut t_update, mut t_pairs) = (0u64, 0u64);
+    let mut reinserted = 0usize;
+    let rebuilds0 = bvh.rebuild_count();
+    for _ in 0..frames {
+        for &i in &moving {
+            for k in 0..3 {
+                let mut c = center[i][k] + vel[i][k];
+                if c.abs() > world - half[i][k] {
+                    vel[i][k] = -vel[i][k];
+                    c = c.clamp(-world + half[i][k], world - half[i][k]);
+                }
+                center[i][k] = c;
+            }
+        }
+        let t = cpu_ns();
+        for &i in &moving {
+            let v = vel[i];
+            let fat_before = bvh.stored_aabb(ids[i]);
+            bvh.update(
+                ids[i],
+                aabb(center[i], half[i]),
+                Vector3::new(v[0] as Real, v[1] as Real, v[2] as Real),
+            );
+            if bvh.stored_aabb(ids[i]) != fat_before {
+                reinserted += 1;
+            }
+        }
+        let t1 = cpu_ns();
+        bvh.update_pairs(&mut pairs);
+        let t2 = cpu_ns();
+        t_update += t1 - t;
+        t_pairs += t2 - t1;
+    }
+    let f = frames as f64;
+    println!(
+        "per frame: update {:.2} ms, update_pairs {:.2} ms, total {:.2} ms; moved {:.0}/frame, pairs {}, rebuilds {}, height {}, sah {:.3e}",
+        t_update as f64 / f / 1e6,
+        t_pairs as f64 / f / 1e6,
+        (t_update + t_pairs) as f64 / f / 1e6,
+        reinserted as f64 / f,
+        pairs.len(),
+        bvh.rebuild_count() - rebuilds0,
+        bvh.height(),
+        bvh.sah_cost()
+    );
+    let t = cpu_ns();
+    let mut count = 0usize;
+    bvh.self_pairs(|_, _| {
+        count += 1;
+        sepax_broadphase::Visit::Continue
+    });
+    let t_self = cpu_ns() - t;
+    let t = cpu_ns();
+    bvh.rebuild();
+    let t_rebuild = cpu_ns() - t;
+    let t = cpu_ns();
+    let mut count2 = 0usize;
+    bvh.self_pairs(|_, _| {
+        count2 += 1;
+        sepax_broadphase::Visit::Continue
+    });
+    let t_self2 = cpu_ns() - t;
+    println!(
+        "memory {:.1} MB, {:.0} bytes per proxy",
+        bvh.memory_bytes() as f64 / 1e6,
+        bvh.memory_bytes() as f64 / n as f64
+    );
+    println!(
+        "self_pairs {:.2} ms ({count}), rebuild {:.2} ms, self_pairs after rebuild {:.2} ms ({count2}), sah {:.3e}",
+        t_self as f64 / 1e6,
+        t_rebuild as f64 / 1e6,
+        t_self2 as f64 / 1e6,
+        bvh.sah_cost()
+    );
+}

@@ -1,0 +1,88 @@
+//! Closest-hit ray casts against the broad-phase benchmark's 100k static boxes, in a plain loop
+//! for profilers. Run:
+//! `cargo run --release -p sepax-broadphase --example ray_profile -- [RAYS] [REPEATS]`
+#![allow(clippy::unnecessary_cast)]
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sepax_broadphase::bvh::{BvhConfig, DynamicBvh};
+use sepax_shapes::math::{Point3, Real, Vector3};
+use sepax_shapes::{Aabb, Ray};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let rays: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let repeats: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let n = 100_000;
+    // The boxes of `benches/broadphase.rs` (`Scene::new(100_000, 1.0, 11)`).
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let world = (n as f32).cbrt();
+    let mut boxes = Vec::with_capacity(n);
+    for i in 0..n {
+        let h = [0; 3].map(|_| rng.random_range(0.1f32..0.5));
+        let c = [0; 3].map(|_| rng.random_range(-world + 0.5..world - 0.5));
+        let _still = rng.random_bool(1.0);
+        let lo = Point3::new(
+            (c[0] - h[0]) as Real,
+            (c[1] - h[1]) as Real,
+            (c[2] - h[2]) as Real,
+        );
+        let hi = Point3::new(
+            (c[0] + h[0]) as Real,
+            (c[1] + h[1]) as Real,
+            (c[2] + h[2]) as Real,
+        );
+        boxes.push((Aabb::new_unchecked(lo, hi), i as u64));
+    }
+    let mut bvh = DynamicBvh::new(BvhConfig {
+        margin: 0.0,
+        ..BvhConfig::default()
+    })
+    .expect("valid config");
+    let mut ids = Vec::new();
+    bvh.insert_many(boxes, &mut ids);
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let rays: Vec<Ray> = (0..rays)
+        .map(|_| {
+            let o = [0; 3].map(|_| rng.random_range(-world..world));
+            let mut d = [0; 3].map(|_| rng.random_range(-1.0f32..1.0));
+            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(1e-3);
+            d = d.map(|x| x / len);
+            Ray::new(
+                Point3::new(o[0] as Real, o[1] as Real, o[2] as Real),
+                Vector3::new(d[0] as Real, d[1] as Real, d[2] as Real),
+                (2.0 * world) as Real,
+            )
+            .expect("valid ray")
+        })
+        .collect();
+    let (mut nodes, mut leaves) = (0, 0);
+    for r in &rays {
+        let mut best: Option<Real> = None;
+        let st = bvh.cast_ray(r, |_, t| {
+            best = Some(best.map_or(t, |b: Real| b.min(t)));
+            sepax_broadphase::bvh::RayStep::Clip(t)
+        });
+        nodes += st.nodes_visited;
+        leaves += st.leaves_tested;
+    }
+    println!(
+        "per ray: {:.1} internal nodes visited, {:.1} leaves tested",
+        nodes as f64 / rays.len() as f64,
+        leaves as f64 / rays.len() as f64
+    );
+    let t = std::time::Instant::now();
+    let mut hits = 0;
+    for _ in 0..repeats {
+        hits += rays
+            .iter()
+            .filter(|r| bvh.cast_ray_closest(r).is_some())
+            .count();
+    }
+    let per = t.elapsed().as_secs_f64() / (repeats * rays.len()) as f64;
+    println!(
+        "{:.2} M rays/s ({hits} hits), tree height {}",
+        1e-6 / per,
+        bvh.height()
+    );
+}

@@ -1,0 +1,134 @@
+//! Per-frame work allocates nothing once warm: a counting global allocator watches frames of
+//! moving boxes (update + update_pairs, and queries) after a warm-up.
+
+// The counting allocator needs `unsafe impl GlobalAlloc`; see the soundness note on it.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sepax_broadphase::bvh::DynamicBvh;
+use sepax_broadphase::sorted_grid::SortedGrid;
+use sepax_broadphase::{BroadPhase, ProxyId, Visit};
+use sepax_shapes::math::{Point3, Real, Vector3};
+use sepax_shapes::Aabb;
+
+/// Counts allocations (and reallocations) made through it, then defers to `System`.
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every method forwards its arguments unchanged to `System`, which upholds the
+// `GlobalAlloc` contract; the counter is an atomic side effect that touches no memory the
+// allocator hands out.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded as is (see above).
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded as is (see above).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded as is (see above).
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Boxes moving in a bounded world, as in the benchmark (small).
+struct Scene {
+    center: Vec<[Real; 3]>,
+    half: Vec<[Real; 3]>,
+    vel: Vec<[Real; 3]>,
+    world: Real,
+}
+
+impl Scene {
+    fn new(n: usize) -> Scene {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let world = (n as Real).cbrt();
+        let mut s = Scene {
+            center: Vec::new(),
+            half: Vec::new(),
+            vel: Vec::new(),
+            world,
+        };
+        for _ in 0..n {
+            s.half.push([0; 3].map(|_| rng.random_range(0.1..0.5)));
+            s.center
+                .push([0; 3].map(|_| rng.random_range(-world + 0.5..world - 0.5)));
+            s.vel.push([0; 3].map(|_| rng.random_range(-0.05..0.05)));
+        }
+        s
+    }
+    fn step(&mut self) {
+        for i in 0..self.center.len() {
+            for k in 0..3 {
+                let mut c = self.center[i][k] + self.vel[i][k];
+                if c.abs() > self.world - self.half[i][k] {
+                    self.vel[i][k] = -self.vel[i][k];
+                    c = c.clamp(-self.world + self.half[i][k], self.world - self.half[i][k]);
+                }
+                self.center[i][k] = c;
+            }
+        }
+    }
+    fn aabb(&self, i: usize) -> Aabb {
+        let (c, h) = (self.center[i], self.half[i]);
+        Aabb::new_unchecked(
+            Point3::new(c[0] - h[0], c[1] - h[1], c[2] - h[2]),
+            Point3::new(c[0] + h[0], c[1] + h[1], c[2] + h[2]),
+        )
+    }
+}
+
+/// Runs `frames` frames; returns the allocations made in the last `measured` of them.
+fn allocations(bp: &mut dyn BroadPhase, frames: usize, measured: usize) -> usize {
+    let mut scene = Scene::new(3000);
+    let ids: Vec<ProxyId> = (0..scene.center.len())
+        .map(|i| bp.insert(scene.aabb(i), i as u64))
+        .collect();
+    let mut pairs = Vec::new();
+    let query =
+        Aabb::new(Point3::new(-3.0, -3.0, -3.0), Point3::new(3.0, 3.0, 3.0)).expect("valid query");
+    let mut hits = 0;
+    let mut before = 0;
+    for frame in 0..frames {
+        if frame == frames - measured {
+            before = ALLOCATIONS.load(Ordering::Relaxed);
+        }
+        scene.step();
+        for (i, id) in ids.iter().enumerate() {
+            let v = scene.vel[i];
+            bp.update(*id, scene.aabb(i), Vector3::new(v[0], v[1], v[2]));
+        }
+        bp.update_pairs(&mut pairs);
+        bp.query_aabb(&query, &mut |_| {
+            hits += 1;
+            Visit::Continue
+        });
+    }
+    assert!(!pairs.is_empty() && hits > 0);
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+// One test function: the allocation counter is global, and tests of one binary run in
+// parallel threads.
+#[test]
+fn warm_frames_allocate_nothing() {
+    let bvh = allocations(&mut DynamicBvh::default(), 400, 100);
+    let grid = allocations(&mut SortedGrid::default(), 60, 20);
+    assert_eq!(
+        (bvh, grid),
+        (0, 0),
+        "allocations in warm frames (bvh, sorted grid)"
+    );
+}
