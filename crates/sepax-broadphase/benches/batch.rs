@@ -10,10 +10,8 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use sepax_broadphase::batch::{AabbSoa, Isa, Kernels, ObbSoa};
-use sepax_shapes::math::{Point3, Quaternion, Real, UnitQuaternion, Vector3};
+use sepax_shapes::math::Real;
 use sepax_shapes::{Aabb, Obb};
 use std::hint::black_box;
 use std::time::Duration;
@@ -21,33 +19,9 @@ use std::time::Duration;
 const IN_CACHE: usize = 1024;
 const STREAMED: usize = 4 << 20;
 
-/// `n` random boxes (half-extents 0.05..0.5, random rotations) in a cube sized so that a
-/// query meets about 1% of them.
-fn obbs(n: usize, seed: u64) -> Vec<Obb> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let side = (n as f64 * 30.0).cbrt();
-    (0..n)
-        .map(|_| {
-            let c = Point3::new(
-                rng.random_range(0.0..side) as Real,
-                rng.random_range(0.0..side) as Real,
-                rng.random_range(0.0..side) as Real,
-            );
-            let q = Quaternion::new(
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-            );
-            let h = Vector3::new(
-                rng.random_range(0.05..0.5),
-                rng.random_range(0.05..0.5),
-                rng.random_range(0.05..0.5),
-            );
-            Obb::from_rotation(c, UnitQuaternion::new_normalize(q), h).unwrap()
-        })
-        .collect()
-}
+#[path = "data/obbs.rs"]
+mod data;
+use data::obbs;
 
 fn kernels() -> Vec<(&'static str, Kernels)> {
     let mut v = vec![("portable", Kernels::portable())];

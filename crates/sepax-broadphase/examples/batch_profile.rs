@@ -2,38 +2,11 @@
 //! profilers (`valgrind --tool=callgrind`, `perf`). Run:
 //! `cargo run --release -p sepax-broadphase --example batch_profile -- [portable|avx2] [ITERATIONS]`
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use sepax_broadphase::batch::{Isa, Kernels, ObbSoa};
-use sepax_shapes::math::{Point3, Quaternion, Real, UnitQuaternion, Vector3};
-use sepax_shapes::Obb;
 
-/// `n` random boxes as in `benches/batch.rs`.
-fn obbs(n: usize, seed: u64) -> Vec<Obb> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let side = (n as f64 * 30.0).cbrt();
-    (0..n)
-        .map(|_| {
-            let c = Point3::new(
-                rng.random_range(0.0..side) as Real,
-                rng.random_range(0.0..side) as Real,
-                rng.random_range(0.0..side) as Real,
-            );
-            let q = Quaternion::new(
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-            );
-            let h = Vector3::new(
-                rng.random_range(0.05..0.5),
-                rng.random_range(0.05..0.5),
-                rng.random_range(0.05..0.5),
-            );
-            Obb::from_rotation(c, UnitQuaternion::new_normalize(q), h).expect("valid box")
-        })
-        .collect()
-}
+#[path = "../benches/data/obbs.rs"]
+mod data;
+use data::obbs;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

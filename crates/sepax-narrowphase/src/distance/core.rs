@@ -210,30 +210,6 @@ fn segment_segment(s: &[Point3; 2], t: &[Point3; 2]) -> CorePair {
     }
 }
 
-/// Clips the parameter interval `[0, 1]` of `p + t (q - p)` against the slabs of `[-h, h]`;
-/// the entry parameter when the segment meets the box.
-fn clip_local_box(p: &Vector3, q: &Vector3, h: &Vector3) -> Option<Real> {
-    let d = q - p;
-    let (mut t0, mut t1): (Real, Real) = (0.0, 1.0);
-    for k in 0..3 {
-        if d[k] == 0.0 {
-            if p[k].abs() > h[k] {
-                return None;
-            }
-            continue;
-        }
-        let ta = (-h[k] - p[k]) / d[k];
-        let tb = (h[k] - p[k]) / d[k];
-        let (lo, hi) = if ta <= tb { (ta, tb) } else { (tb, ta) };
-        t0 = t0.max(lo);
-        t1 = t1.min(hi);
-        if t0 > t1 {
-            return None;
-        }
-    }
-    Some(t0)
-}
-
 fn segment_box(s: &[Point3; 2], b: &LocalBox) -> CorePair {
     let (p, q) = (b.to_local(&s[0]), b.to_local(&s[1]));
     let h = b.h;
@@ -246,7 +222,7 @@ fn segment_box(s: &[Point3; 2], b: &LocalBox) -> CorePair {
             s[0] + (s[1] - s[0]) * t
         }
     };
-    if let Some(t) = clip_local_box(&p, &q, &h) {
+    if let Some(t) = crate::geometry::segment_box::clip_segment_local_box(&p, &q, &h) {
         // A common point: the entry point, clamped into the box against rounding.
         let x = clamp_local(&(p + (q - p) * t), &h);
         return CorePair::touching(b.to_world(&x));

@@ -18,17 +18,17 @@ pub fn point_local_box_distance_squared(p: &Vector3, h: &Vector3) -> Real {
     d
 }
 
-/// Whether the closed segment `p q` meets the box `[-h, h]`, by clipping its parameter interval
-/// `[0, 1]` against the three slabs (Ericson §5.3.3). A direction component of exactly zero
-/// keeps the interval when the start lies in the (closed) slab and empties it otherwise; no
-/// division by zero, no `0 * inf`.
-fn segment_meets_local_box(p: &Vector3, q: &Vector3, h: &Vector3) -> bool {
+/// Clips the parameter interval `[0, 1]` of the closed segment `p + t (q - p)` against the
+/// three slabs of the box `[-h, h]` (Ericson §5.3.3): the entry parameter when the segment meets
+/// the box, `None` otherwise. A direction component of exactly zero keeps the interval when the
+/// start lies in the (closed) slab and empties it otherwise; no division by zero, no `0 * inf`.
+pub fn clip_segment_local_box(p: &Vector3, q: &Vector3, h: &Vector3) -> Option<Real> {
     let d = q - p;
     let (mut t0, mut t1): (Real, Real) = (0.0, 1.0);
     for k in 0..3 {
         if d[k] == 0.0 {
             if p[k].abs() > h[k] {
-                return false;
+                return None;
             }
             continue;
         }
@@ -38,10 +38,10 @@ fn segment_meets_local_box(p: &Vector3, q: &Vector3, h: &Vector3) -> bool {
         t0 = t0.max(lo);
         t1 = t1.min(hi);
         if t0 > t1 {
-            return false;
+            return None;
         }
     }
-    true
+    Some(t0)
 }
 
 /// Squared distance between the closed segment `p q` and the box `[-h, h]` (centred at the
@@ -55,7 +55,7 @@ fn segment_meets_local_box(p: &Vector3, q: &Vector3, h: &Vector3) -> bool {
 /// segment nearly parallel to a face) is then measured by these accurate candidates, so the
 /// result is within a few `u` times the inputs' magnitude of the exact distance.
 pub fn segment_local_box_distance_squared(p: &Vector3, q: &Vector3, h: &Vector3) -> Real {
-    if segment_meets_local_box(p, q, h) {
+    if clip_segment_local_box(p, q, h).is_some() {
         return 0.0;
     }
     let mut best =
