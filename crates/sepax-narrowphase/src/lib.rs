@@ -22,6 +22,58 @@
 // Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
+/// Generates a `[ShapeKind][ShapeKind]` dispatch table: one `fn(&Shape, &Shape, extra...) ->
+/// Result<R, Unsupported>` per ordered pair of kinds, in [`sepax_shapes::ShapeKind::ALL`] order,
+/// whose body is `$pair!(KindA, KindB, x, y, extra...)` on the unwrapped shapes. Shared by the
+/// intersect, distance and contact tables, so that they cannot drift apart; each module keeps a
+/// test that every entry is present.
+macro_rules! kind_table {
+    (
+        $(#[$meta:meta])*
+        $vis:vis static $name:ident: $fn_ty:ident = ($query:literal, fn($($p:ident: $t:ty),*) -> $r:ty, $pair:ident);
+    ) => {
+        $(#[$meta])*
+        $vis static $name: [[Option<$fn_ty>; ::sepax_shapes::ShapeKind::COUNT];
+            ::sepax_shapes::ShapeKind::COUNT] = [
+            kind_table!(@row $fn_ty, $query, ($($p: $t),*), $r, $pair, Aabb),
+            kind_table!(@row $fn_ty, $query, ($($p: $t),*), $r, $pair, Obb),
+            kind_table!(@row $fn_ty, $query, ($($p: $t),*), $r, $pair, Sphere),
+            kind_table!(@row $fn_ty, $query, ($($p: $t),*), $r, $pair, Capsule),
+            kind_table!(@row $fn_ty, $query, ($($p: $t),*), $r, $pair, Triangle),
+        ];
+    };
+    (@row $fn_ty:ident, $query:literal, ($($p:ident: $t:ty),*), $r:ty, $pair:ident, $a:ident) => {
+        [
+            kind_table!(@entry $fn_ty, $query, ($($p: $t),*), $r, $pair, $a, Aabb),
+            kind_table!(@entry $fn_ty, $query, ($($p: $t),*), $r, $pair, $a, Obb),
+            kind_table!(@entry $fn_ty, $query, ($($p: $t),*), $r, $pair, $a, Sphere),
+            kind_table!(@entry $fn_ty, $query, ($($p: $t),*), $r, $pair, $a, Capsule),
+            kind_table!(@entry $fn_ty, $query, ($($p: $t),*), $r, $pair, $a, Triangle),
+        ]
+    };
+    (@entry $fn_ty:ident, $query:literal, ($($p:ident: $t:ty),*), $r:ty, $pair:ident, $a:ident,
+     $b:ident) => {{
+        fn f(
+            a: &::sepax_shapes::Shape,
+            b: &::sepax_shapes::Shape
+            $(, $p: $t)*
+        ) -> Result<$r, $crate::intersect::Unsupported> {
+            match (a, b) {
+                (::sepax_shapes::Shape::$a(x), ::sepax_shapes::Shape::$b(y)) => {
+                    Ok($pair!($a, $b, x, y $(, $p)*))
+                }
+                // Unreachable through the table's callers, which index by kind.
+                _ => Err($crate::intersect::Unsupported {
+                    query: $query,
+                    a: a.kind(),
+                    b: b.kind(),
+                }),
+            }
+        }
+        Some(f as $fn_ty)
+    }};
+}
+
 pub mod contact;
 pub mod distance;
 pub mod geometry;

@@ -6,7 +6,7 @@
 use super::rounded::{self, Rounded};
 use super::{box_box, ContactConfig, ContactManifold, Penetration};
 use crate::intersect::Unsupported;
-use sepax_shapes::{Shape, ShapeKind};
+use sepax_shapes::Shape;
 
 /// A table entry: the contact manifold for one ordered pair of kinds.
 pub type ContactFn =
@@ -20,77 +20,35 @@ fn mismatch(a: &Shape, b: &Shape) -> Unsupported {
     }
 }
 
-macro_rules! entry {
-    (box $A:ident, $B:ident) => {{
-        fn f(
-            a: &Shape,
-            b: &Shape,
-            c: &ContactConfig,
-        ) -> Result<Option<ContactManifold>, Unsupported> {
-            match (a, b) {
-                (Shape::$A(x), Shape::$B(y)) => Ok(box_box::contact_manifold(x, y, c)),
-                // Unreachable through `contact_manifold`, which indexes by kind.
-                _ => Err(mismatch(a, b)),
-            }
-        }
-        Some(f as ContactFn)
-    }};
-    ($A:ident, $B:ident) => {{
-        fn f(
-            a: &Shape,
-            b: &Shape,
-            c: &ContactConfig,
-        ) -> Result<Option<ContactManifold>, Unsupported> {
-            match (a, b) {
-                (Shape::$A(x), Shape::$B(y)) => {
-                    Ok(rounded::manifold(&Rounded::from(x), &Rounded::from(y), c))
-                }
-                _ => Err(mismatch(a, b)),
-            }
-        }
-        Some(f as ContactFn)
-    }};
+/// Box pairs by the least-penetration SAT axis and face clipping; every other pair through the
+/// core-plus-radius form.
+macro_rules! contact_pair {
+    (Aabb, Aabb, $x:ident, $y:ident, $c:ident) => {
+        box_box::contact_manifold($x, $y, $c)
+    };
+    (Aabb, Obb, $x:ident, $y:ident, $c:ident) => {
+        box_box::contact_manifold($x, $y, $c)
+    };
+    (Obb, Aabb, $x:ident, $y:ident, $c:ident) => {
+        box_box::contact_manifold($x, $y, $c)
+    };
+    (Obb, Obb, $x:ident, $y:ident, $c:ident) => {
+        box_box::contact_manifold($x, $y, $c)
+    };
+    ($a:ident, $b:ident, $x:ident, $y:ident, $c:ident) => {
+        rounded::manifold(&Rounded::from($x), &Rounded::from($y), $c)
+    };
 }
 
-/// The contact manifolds, indexed `[a.kind() as usize][b.kind() as usize]` in
-/// [`ShapeKind::ALL`] order.
-pub static CONTACT_TABLE: [[Option<ContactFn>; ShapeKind::COUNT]; ShapeKind::COUNT] = [
-    [
-        entry!(box Aabb, Aabb),
-        entry!(box Aabb, Obb),
-        entry!(Aabb, Sphere),
-        entry!(Aabb, Capsule),
-        entry!(Aabb, Triangle),
-    ],
-    [
-        entry!(box Obb, Aabb),
-        entry!(box Obb, Obb),
-        entry!(Obb, Sphere),
-        entry!(Obb, Capsule),
-        entry!(Obb, Triangle),
-    ],
-    [
-        entry!(Sphere, Aabb),
-        entry!(Sphere, Obb),
-        entry!(Sphere, Sphere),
-        entry!(Sphere, Capsule),
-        entry!(Sphere, Triangle),
-    ],
-    [
-        entry!(Capsule, Aabb),
-        entry!(Capsule, Obb),
-        entry!(Capsule, Sphere),
-        entry!(Capsule, Capsule),
-        entry!(Capsule, Triangle),
-    ],
-    [
-        entry!(Triangle, Aabb),
-        entry!(Triangle, Obb),
-        entry!(Triangle, Sphere),
-        entry!(Triangle, Capsule),
-        entry!(Triangle, Triangle),
-    ],
-];
+kind_table! {
+    /// The contact manifolds, indexed `[a.kind() as usize][b.kind() as usize]` in
+    /// [`sepax_shapes::ShapeKind::ALL`] order.
+    pub static CONTACT_TABLE: ContactFn = (
+        "contact_manifold",
+        fn(config: &ContactConfig) -> Option<ContactManifold>,
+        contact_pair
+    );
+}
 
 /// The contact manifold of two shapes of any kinds, through [`CONTACT_TABLE`]: `Ok(None)` when
 /// they are farther apart than `config.margin`.

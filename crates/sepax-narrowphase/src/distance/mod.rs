@@ -20,7 +20,7 @@
 mod core;
 
 use sepax_shapes::math::{Point3, Real, Vector3};
-use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeKind, Sphere, Triangle};
+use sepax_shapes::{Aabb, Capsule, Obb, Shape, Sphere, Triangle};
 
 use crate::gjk::ConvexCore;
 use crate::intersect::Unsupported;
@@ -254,44 +254,18 @@ typed_pair!(Aabb, Obb, Sphere, Capsule, Triangle);
 /// A table entry: the closest-point query for one ordered pair of kinds.
 pub type ClosestPointsFn = fn(&Shape, &Shape) -> Result<ClosestPoints, Unsupported>;
 
-macro_rules! entry {
-    ($A:ident, $B:ident) => {{
-        fn f(a: &Shape, b: &Shape) -> Result<ClosestPoints, Unsupported> {
-            match (a, b) {
-                (Shape::$A(x), Shape::$B(y)) => Ok(ClosestPointsTo::closest_points(x, y)),
-                // Unreachable through `closest_points_shapes`, which indexes by kind.
-                _ => Err(Unsupported {
-                    query: "closest_points",
-                    a: a.kind(),
-                    b: b.kind(),
-                }),
-            }
-        }
-        Some(f as ClosestPointsFn)
-    }};
-}
-
-macro_rules! row {
-    ($A:ident) => {
-        [
-            entry!($A, Aabb),
-            entry!($A, Obb),
-            entry!($A, Sphere),
-            entry!($A, Capsule),
-            entry!($A, Triangle),
-        ]
+macro_rules! closest_pair {
+    ($a:ident, $b:ident, $x:ident, $y:ident) => {
+        ClosestPointsTo::closest_points($x, $y)
     };
 }
 
-/// The closest-point queries, indexed `[a.kind() as usize][b.kind() as usize]` in
-/// [`ShapeKind::ALL`] order.
-pub static CLOSEST_POINTS_TABLE: [[Option<ClosestPointsFn>; ShapeKind::COUNT]; ShapeKind::COUNT] = [
-    row!(Aabb),
-    row!(Obb),
-    row!(Sphere),
-    row!(Capsule),
-    row!(Triangle),
-];
+kind_table! {
+    /// The closest-point queries, indexed `[a.kind() as usize][b.kind() as usize]` in
+    /// [`sepax_shapes::ShapeKind::ALL`] order.
+    pub static CLOSEST_POINTS_TABLE: ClosestPointsFn =
+        ("closest_points", fn() -> ClosestPoints, closest_pair);
+}
 
 /// Closest points between two shapes of any kinds, through [`CLOSEST_POINTS_TABLE`].
 pub fn closest_points_shapes(a: &Shape, b: &Shape) -> Result<ClosestPoints, Unsupported> {

@@ -22,44 +22,17 @@ pub struct Unsupported {
 /// A table entry: the overlap test for one ordered pair of kinds.
 pub type IntersectFn = fn(&Shape, &Shape) -> Result<bool, Unsupported>;
 
-macro_rules! entry {
-    ($A:ident, $B:ident) => {{
-        fn f(a: &Shape, b: &Shape) -> Result<bool, Unsupported> {
-            match (a, b) {
-                (Shape::$A(x), Shape::$B(y)) => Ok(Intersects::intersects(x, y)),
-                // Unreachable through `intersects_shapes`, which indexes by kind.
-                _ => Err(Unsupported {
-                    query: "intersects",
-                    a: a.kind(),
-                    b: b.kind(),
-                }),
-            }
-        }
-        Some(f as IntersectFn)
-    }};
-}
-
-macro_rules! row {
-    ($A:ident) => {
-        [
-            entry!($A, Aabb),
-            entry!($A, Obb),
-            entry!($A, Sphere),
-            entry!($A, Capsule),
-            entry!($A, Triangle),
-        ]
+macro_rules! intersect_pair {
+    ($a:ident, $b:ident, $x:ident, $y:ident) => {
+        Intersects::intersects($x, $y)
     };
 }
 
-/// The overlap tests, indexed `[a.kind() as usize][b.kind() as usize]` in [`ShapeKind::ALL`]
-/// order.
-pub static INTERSECT_TABLE: [[Option<IntersectFn>; ShapeKind::COUNT]; ShapeKind::COUNT] = [
-    row!(Aabb),
-    row!(Obb),
-    row!(Sphere),
-    row!(Capsule),
-    row!(Triangle),
-];
+kind_table! {
+    /// The overlap tests, indexed `[a.kind() as usize][b.kind() as usize]` in
+    /// [`ShapeKind::ALL`] order.
+    pub static INTERSECT_TABLE: IntersectFn = ("intersects", fn() -> bool, intersect_pair);
+}
 
 /// Whether two shapes of any kinds intersect, through [`INTERSECT_TABLE`].
 pub fn intersects_shapes(a: &Shape, b: &Shape) -> Result<bool, Unsupported> {
