@@ -23,76 +23,14 @@ use parry3d::math::{Pose, Rot3, Vec3};
 use parry3d::query::details::contact_manifold_cuboid_cuboid;
 use parry3d::query::ContactManifold;
 use parry3d::shape::Cuboid;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use sepax::narrowphase::contact::box_box::contact_manifold;
 use sepax::narrowphase::contact::ContactConfig;
 use sepax::prelude::*;
 use std::hint::black_box;
 
-struct Pair {
-    a: Obb,
-    b: Obb,
-}
-
-fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion {
-    let q = Quaternion::new(
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-    );
-    UnitQuaternion::new_normalize(q)
-}
-
-fn half(rng: &mut ChaCha8Rng) -> Vector3 {
-    Vector3::new(
-        rng.random_range(0.1..1.0),
-        rng.random_range(0.1..1.0),
-        rng.random_range(0.1..1.0),
-    )
-}
-
-fn data_set(name: &str, n: usize) -> Vec<Pair> {
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let pair = if name == "random" {
-            let mut c = || {
-                Point3::new(
-                    rng.random_range(-0.8..0.8),
-                    rng.random_range(-0.8..0.8),
-                    rng.random_range(-0.8..0.8),
-                )
-            };
-            let (ca, cb) = (c(), c());
-            let a = Obb::from_rotation(ca, random_rotation(&mut rng), half(&mut rng)).unwrap();
-            let b = Obb::from_rotation(cb, random_rotation(&mut rng), half(&mut rng)).unwrap();
-            Pair { a, b }
-        } else {
-            let ha = half(&mut rng) + Vector3::new(0.5, 0.0, 0.5);
-            let a = Obb::from_rotation(Point3::origin(), UnitQuaternion::identity(), ha).unwrap();
-            let hb = half(&mut rng);
-            let tilt = UnitQuaternion::from_euler_angles(
-                rng.random_range(-0.01..0.01),
-                rng.random_range(-3.1..3.1),
-                rng.random_range(-0.01..0.01),
-            );
-            let sink = rng.random_range(0.0..0.02) * hb.y;
-            let c = Point3::new(
-                rng.random_range(-0.3..0.3),
-                ha.y + hb.y - sink,
-                rng.random_range(-0.3..0.3),
-            );
-            let b = Obb::from_rotation(c, tilt, hb).unwrap();
-            Pair { a, b }
-        };
-        if intersects(&pair.a, &pair.b) {
-            out.push(pair);
-        }
-    }
-    out
-}
+#[path = "data/box_pairs.rs"]
+mod data;
+use data::{data_set, Pair};
 
 /// A pair as parry3d sees it.
 type ParryPair = ((Pose, Cuboid), (Pose, Cuboid));

@@ -32,11 +32,23 @@
 //! and the two spanning the largest triangles on either side of that diagonal.
 //!
 //! **Edge contact**: the two supporting edges along the axis; one point from their closest points.
+//!
+//! **Implementation.** The pair is put in `A`'s frame with four-lane arithmetic (columns and rows
+//! of `R`, `t` in both frames); the 3 + 3 face depths and the 9 edge depths are computed three
+//! at a time, the edge depths with one vector square root and division per three axes, and the
+//! first minimum is found from lane masks. An edge axis of nearly parallel edges is evaluated
+//! accurately only if the fast closed form, widened by the SAT filter's error bound
+//! ([`crate::sat::fast`], doubled), could put it below the chosen face's depth: such axes are
+//! deep (the resting case: the two vertical axes), and the skip leaves every result unchanged.
+//! The incident face is clipped in the reference face's coordinates `(f1, f2)` with the normal
+//! coordinate carried alongside, in fixed arrays, and a quad inside all four side planes (the
+//! common case) skips the clipping; only the kept points go back to world space, with the
+//! reference box's own axes.
 
 use arrayvec::ArrayVec;
 use sepax_shapes::math::{Matrix3, Point3, Real, Vector3};
 use sepax_shapes::tolerance::{
-    CONTACT_AXIS_PREFERENCE, CONTACT_PREFERENCE_SINE, SEPARATION_TOLERANCE,
+    CONTACT_AXIS_PREFERENCE, CONTACT_PREFERENCE_SINE, SEPARATION_TOLERANCE, UNIT_ROUNDOFF,
 };
 
 use super::{ContactConfig, ContactManifold, ContactPoint, FeatureId, Penetration};
@@ -44,6 +56,8 @@ use super::{ContactConfig, ContactManifold, ContactPoint, FeatureId, Penetration
 use crate::geometry::cross_accurate;
 use crate::geometry::segment_segment_closest;
 use crate::intersect::BoxShape;
+use crate::lanes::V4;
+use crate::sat::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
 use crate::sat::{BoxFrame, SatAxis};
 
 /// The least-penetration axis of a box pair (see the module docs for the tie-break).
@@ -71,14 +85,28 @@ impl BoxPenetration {
     }
 }
 
-/// The pair in `A`'s frame (plus the world axes and offset for the accurate edge path).
+/// `(k + 1) % 3` and `(k + 2) % 3` without divisions.
+const NEXT: [usize; 3] = [1, 2, 0];
+const PREV: [usize; 3] = [2, 0, 1];
+
+/// The pair in `A`'s frame, in lanes (plus the world data of the accurate edge path).
 struct Local {
-    r: Matrix3,
-    abs_r: Matrix3,
-    t: Vector3,
-    ha: Vector3,
-    hb: Vector3,
+    /// Columns of `R = A^T B` (lanes `i`: `a_i . b_j`) and the same as arrays.
+    rc: [V4; 3],
+    rcl: [[Real; 4]; 3],
+    /// Rows of `R` (lanes `j`).
+    rr: [V4; 3],
+    /// `c_B - c_A` in A's frame (lanes `i`) and in B's frame (`R^T t`, lanes `j`).
+    t: V4,
+    tb: V4,
+    ha: [Real; 3],
+    hb: [Real; 3],
+    /// The tie-break preference (and side-plane slop) `CONTACT_AXIS_PREFERENCE * s`.
     tol: Real,
+    /// `S = sum h_A + sum h_B + |t|_1`.
+    scale: Real,
+    /// `delta_A + delta_B`, the axes' orthonormality defects.
+    defect: Real,
     axes_a: Matrix3,
     axes_b: Matrix3,
     d: Vector3,
@@ -89,25 +117,72 @@ struct Local {
 /// orthonormality defect.
 const EDGE_FAST_MIN_SQ: Real = 1.0 / 400.0;
 
+/// The chosen axis in `A`'s frame.
+struct Choice {
+    /// The least depth over all axes.
+    least: Real,
+    /// The unit normal from A toward B, in A's frame.
+    n: [Real; 3],
+    axis: SatAxis,
+    /// For a face of B: the sign of `t . b_j` (the normal is `s b_j`).
+    sign_b: Real,
+}
+
 impl Local {
     #[inline(always)]
     fn new(a: &BoxFrame, b: &BoxFrame) -> Local {
         let d = a.offset_to(b);
-        let (r, t) = if a.axis_aligned {
-            (b.axes, d)
+        // Column-major storage: `m[j][c]` is component `c` of axis `j`.
+        let bm = &b.axes.data.0;
+        let (rc, t) = if a.axis_aligned {
+            (
+                [
+                    V4::new(bm[0][0], bm[0][1], bm[0][2], 0.0),
+                    V4::new(bm[1][0], bm[1][1], bm[1][2], 0.0),
+                    V4::new(bm[2][0], bm[2][1], bm[2][2], 0.0),
+                ],
+                V4::new(d.x, d.y, d.z, 0.0),
+            )
         } else {
-            (a.axes.tr_mul(&b.axes), a.axes.tr_mul(&d))
+            let am = &a.axes.data.0;
+            // Rows of A: lane i = component c of a_i.
+            let a0 = V4::new(am[0][0], am[1][0], am[2][0], 0.0);
+            let a1 = V4::new(am[0][1], am[1][1], am[2][1], 0.0);
+            let a2 = V4::new(am[0][2], am[1][2], am[2][2], 0.0);
+            let col =
+                |v: &[Real; 3]| a0 * V4::splat(v[0]) + a1 * V4::splat(v[1]) + a2 * V4::splat(v[2]);
+            (
+                [col(&bm[0]), col(&bm[1]), col(&bm[2])],
+                col(&[d.x, d.y, d.z]),
+            )
         };
-        let ha = a.half;
-        let hb = b.half;
-        let s = ha.max().min(hb.max());
+        let rcl = [rc[0].lanes(), rc[1].lanes(), rc[2].lanes()];
+        let rr = [
+            V4::new(rcl[0][0], rcl[1][0], rcl[2][0], 0.0),
+            V4::new(rcl[0][1], rcl[1][1], rcl[2][1], 0.0),
+            V4::new(rcl[0][2], rcl[1][2], rcl[2][2], 0.0),
+        ];
+        let tl = t.lanes();
+        let tb = V4::splat(tl[0]) * rr[0] + V4::splat(tl[1]) * rr[1] + V4::splat(tl[2]) * rr[2];
+        let ha = [a.half.x, a.half.y, a.half.z];
+        let hb = [b.half.x, b.half.y, b.half.z];
+        let s = ha[0].max(ha[1]).max(ha[2]).min(hb[0].max(hb[1]).max(hb[2]));
+        let scale = ha[0]
+            + ha[1]
+            + ha[2]
+            + (hb[0] + hb[1] + hb[2])
+            + (tl[0].abs() + tl[1].abs() + tl[2].abs());
         Local {
-            r,
-            abs_r: r.abs(),
+            rc,
+            rcl,
+            rr,
             t,
+            tb,
             ha,
             hb,
             tol: CONTACT_AXIS_PREFERENCE * s,
+            scale,
+            defect: a.axes_error + b.axes_error,
             axes_a: a.axes,
             axes_b: b.axes,
             d,
@@ -123,7 +198,8 @@ impl Local {
     /// component carries one rounding of `2^-53` relative to itself; the `f64` build uses
     /// Kahan's accurate cross product for the same property.
     #[cold]
-    fn edge_accurate(&self, i: usize, j: usize) -> Option<(Real, Real, Vector3)> {
+    #[inline(never)]
+    fn edge_accurate(&self, i: usize, j: usize) -> Option<(Real, Real, [Real; 3])> {
         let ai = self.axes_a.column(i).into_owned();
         let bj = self.axes_b.column(j).into_owned();
         #[cfg(not(feature = "f64"))]
@@ -146,99 +222,188 @@ impl Local {
         Some((
             ((r - tl.abs()) / len) as Real,
             tl as Real,
-            local.cast::<Real>(),
+            [local.x as Real, local.y as Real, local.z as Real],
         ))
+    }
+
+    /// Whether the accurate depth along `a_i x b_j` is certainly at least `face_d`, from the
+    /// fast closed form's numerator `num = r_A + r_B - |t . L|` and `len_sq = |L|^2` (both in
+    /// A's frame, unnormalised). The SAT filter's bound `E = (48 u + 24 delta) S` covers the
+    /// numerator's error (taken twice, which also covers the rounding of this test and of the
+    /// accurate path); `|L|^2` is off by at most `~15 u + 4 delta`, widened to `64 u + 32 delta`.
+    /// Then `depth >= (num - E) / |L|_max >= face_d` when the middle term is `>= 0`. NaN
+    /// anywhere answers `false` (the accurate path decides).
+    #[inline(always)]
+    fn edge_cannot_win(&self, num: Real, len_sq: Real, face_d: Real) -> bool {
+        let u = UNIT_ROUNDOFF;
+        let e =
+            2.0 * (FILTER_ROUNDING_FACTOR * u + FILTER_DEFECT_FACTOR * self.defect) * self.scale;
+        let len_max = (len_sq + (64.0 * u + 32.0 * self.defect)).sqrt();
+        let lo = num - e;
+        lo >= 0.0 && lo >= face_d.max(0.0) * len_max
     }
 
     /// The chosen axis: the least depth over all axes and the chosen unit normal in `A`'s frame
     /// (from A toward B).
     #[inline(always)]
-    fn axis(&self) -> (Real, Vector3, SatAxis) {
-        let (r, ar, t, ha, hb) = (&self.r, &self.abs_r, &self.t, &self.ha, &self.hb);
-        // Faces of A.
+    fn axis(&self) -> Choice {
+        let (ha, hb) = (&self.ha, &self.hb);
+        let ha4 = V4::new(ha[0], ha[1], ha[2], 0.0);
+        let hb4 = V4::new(hb[0], hb[1], hb[2], 0.0);
+        let arc = [self.rc[0].abs(), self.rc[1].abs(), self.rc[2].abs()];
+        let arr = [self.rr[0].abs(), self.rr[1].abs(), self.rr[2].abs()];
+        let rr = &self.rr;
+        // Faces of A, lanes i: h_A,i + sum_j h_B,j |R_ij| - |t_i|.
+        let face_a = (ha4
+            + V4::splat(hb[0]) * arc[0]
+            + V4::splat(hb[1]) * arc[1]
+            + V4::splat(hb[2]) * arc[2]
+            - self.t.abs())
+        .lanes();
+        // Faces of B, lanes j: sum_i h_A,i |R_ij| + h_B,j - |(R^T t)_j|.
+        let face_b = (V4::splat(ha[0]) * arr[0]
+            + V4::splat(ha[1]) * arr[1]
+            + V4::splat(ha[2]) * arr[2]
+            + hb4
+            - self.tb.abs())
+        .lanes();
+        let tl = self.t.lanes();
+        let tbl = self.tb.lanes();
         let mut fa = (Real::INFINITY, 0usize);
-        for i in 0..3 {
-            let d =
-                ha[i] + hb[0] * ar[(i, 0)] + hb[1] * ar[(i, 1)] + hb[2] * ar[(i, 2)] - t[i].abs();
+        for (i, &d) in face_a[..3].iter().enumerate() {
             if d < fa.0 {
                 fa = (d, i);
             }
         }
-        // Faces of B.
-        let mut fb = (Real::INFINITY, 0usize, 0.0);
-        for j in 0..3 {
-            let tj = t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)];
-            let d = ha[0] * ar[(0, j)] + ha[1] * ar[(1, j)] + ha[2] * ar[(2, j)] + hb[j] - tj.abs();
+        let mut fb = (Real::INFINITY, 0usize);
+        for (j, &d) in face_b[..3].iter().enumerate() {
             if d < fb.0 {
-                fb = (d, j, tj);
+                fb = (d, j);
             }
         }
         // The preference applies between nearly parallel axes only (see the module docs).
         let cos_sq_min = 1.0 - CONTACT_PREFERENCE_SINE * CONTACT_PREFERENCE_SINE;
-        let tol_ab = if r[(fa.1, fb.1)] * r[(fa.1, fb.1)] >= cos_sq_min {
+        let r_ab = self.rcl[fb.1][fa.1];
+        let tol_ab = if r_ab * r_ab >= cos_sq_min {
             self.tol
         } else {
             0.0
         };
+        let mut sign_b = 1.0;
         let (face_d, mut best_axis, mut n) = if fb.0 < fa.0 - tol_ab {
-            let s = if fb.2 >= 0.0 { 1.0 } else { -1.0 };
+            sign_b = if tbl[fb.1] >= 0.0 { 1.0 } else { -1.0 };
+            let c = &self.rcl[fb.1];
             (
                 fb.0,
                 SatAxis::FaceB(fb.1 as u8),
-                r.column(fb.1).into_owned() * s,
+                [c[0] * sign_b, c[1] * sign_b, c[2] * sign_b],
             )
         } else {
-            let mut n = Vector3::zeros();
-            n[fa.1] = if t[fa.1] >= 0.0 { 1.0 } else { -1.0 };
+            let mut n = [0.0; 3];
+            n[fa.1] = if tl[fa.1] >= 0.0 { 1.0 } else { -1.0 };
             (fa.0, SatAxis::FaceA(fa.1 as u8), n)
         };
-        // Edge crosses a_i x b_j = e_i x R_j; Ericson's closed forms for r_A, r_B, t . L.
-        let (mut e_d, mut e_ij, mut e_tl) = (Real::INFINITY, usize::MAX, 0.0);
-        let mut e_axis: Option<Vector3> = None;
+        // Edge crosses a_i x b_j = e_i x R_j, lanes j; Ericson's closed forms:
+        //   r_A = h_A,i1 |R_i2,j| + h_A,i2 |R_i1,j|,  r_B = h_B,j1 |R_i,j2| + h_B,j2 |R_i,j1|,
+        //   t . L = t_i2 R_i1,j - t_i1 R_i2,j,        |L|^2 = R_i1,j^2 + R_i2,j^2.
+        let (hb1, hb2) = (hb4.rot1(), hb4.rot2());
+        let mut num = [[0.0; 4]; 3];
+        let mut len_sq = [[0.0; 4]; 3];
+        let mut tlv = [[0.0; 4]; 3];
+        let mut depth = [V4::splat(0.0); 3];
+        let mut slow = 0u32;
         for i in 0..3 {
-            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-            for j in 0..3 {
-                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-                let len_sq = r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)];
-                if len_sq < EDGE_FAST_MIN_SQ {
-                    if let Some((d, tl, axis)) = self.edge_accurate(i, j) {
-                        if d < e_d {
-                            (e_d, e_ij, e_tl, e_axis) = (d, i * 3 + j, tl, Some(axis));
-                        }
-                    }
-                    continue;
-                }
-                let ra = ha[i1] * ar[(i2, j)] + ha[i2] * ar[(i1, j)];
-                let rb = hb[j1] * ar[(i, j2)] + hb[j2] * ar[(i, j1)];
-                let tl = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
-                let num = ra + rb - tl.abs();
-                let d = num / len_sq.sqrt();
-                if d < e_d {
-                    (e_d, e_ij, e_tl, e_axis) = (d, i * 3 + j, tl, None);
+            let (i1, i2) = (NEXT[i], PREV[i]);
+            let ls = rr[i1] * rr[i1] + rr[i2] * rr[i2];
+            let ra = V4::splat(ha[i1]) * arr[i2] + V4::splat(ha[i2]) * arr[i1];
+            let rb = hb1 * arr[i].rot2() + hb2 * arr[i].rot1();
+            let t_l = V4::splat(tl[i2]) * rr[i1] - V4::splat(tl[i1]) * rr[i2];
+            let nm = ra + rb - t_l.abs();
+            // Short axes and NaN lanes (and lane 3, whose |L|^2 is 0) drop out as +inf.
+            depth[i] = (nm / ls.sqrt()).or_inf_unless(ls, EDGE_FAST_MIN_SQ);
+            slow |= (ls.lt_mask(V4::splat(EDGE_FAST_MIN_SQ)) & 7) << (3 * i);
+            num[i] = nm.lanes();
+            len_sq[i] = ls.lanes();
+            tlv[i] = t_l.lanes();
+        }
+        // First minimum in the order i * 3 + j.
+        let m4 = depth[0].min(depth[1]).min(depth[2]).lanes();
+        let mut e_d = m4[0].min(m4[1]).min(m4[2]);
+        let mut e_q = usize::MAX;
+        let mut e_axis: Option<[Real; 3]> = None;
+        let mut e_tl = 0.0;
+        if e_d < Real::INFINITY {
+            let m = V4::splat(e_d);
+            let bits = (depth[0].eq_mask(m) & 7)
+                | ((depth[1].eq_mask(m) & 7) << 3)
+                | ((depth[2].eq_mask(m) & 7) << 6);
+            let q = bits.trailing_zeros() as usize;
+            e_q = q;
+            e_tl = tlv[q / 3][q % 3];
+        }
+        // Nearly parallel edges, in order, unless they certainly lose to the chosen face.
+        while slow != 0 {
+            let q = slow.trailing_zeros() as usize;
+            slow &= slow - 1;
+            let (i, j) = (q / 3, q % 3);
+            if self.edge_cannot_win(num[i][j], len_sq[i][j], face_d) {
+                continue;
+            }
+            if let Some((d, t_l, axis)) = self.edge_accurate(i, j) {
+                if d < e_d || (d == e_d && q < e_q) {
+                    (e_d, e_q, e_tl, e_axis) = (d, q, t_l, Some(axis));
                 }
             }
         }
-        let eb = (e_ij != usize::MAX).then_some((e_d, e_ij / 3, e_ij % 3, e_tl, e_axis));
-        if let Some((d, i, j, tl, axis)) = eb {
-            if d < face_d {
-                let mut ln = match axis {
-                    Some(l) => l,
-                    None => Vector3::ith(i, 1.0).cross(&r.column(j)).normalize(),
-                };
-                if tl < 0.0 {
-                    ln = -ln;
+        if e_q != usize::MAX && e_d < face_d {
+            let (i, j) = (e_q / 3, e_q % 3);
+            let mut ln = match e_axis {
+                Some(l) => l,
+                None => {
+                    // e_i x R_j, normalised.
+                    let c = &self.rcl[j];
+                    let mut l = [0.0; 3];
+                    l[NEXT[i]] = -c[PREV[i]];
+                    l[PREV[i]] = c[NEXT[i]];
+                    let len = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
+                    [l[0] / len, l[1] / len, l[2] / len]
                 }
-                let c = ln.dot(&n);
-                let tol_e = if c * c >= cos_sq_min { self.tol } else { 0.0 };
-                if d < face_d - tol_e {
-                    best_axis = SatAxis::Edge(i as u8, j as u8);
-                    n = ln;
-                }
+            };
+            if e_tl < 0.0 {
+                ln = [-ln[0], -ln[1], -ln[2]];
+            }
+            let c = ln[0] * n[0] + ln[1] * n[1] + ln[2] * n[2];
+            let tol_e = if c * c >= cos_sq_min { self.tol } else { 0.0 };
+            if e_d < face_d - tol_e {
+                best_axis = SatAxis::Edge(i as u8, j as u8);
+                n = ln;
             }
         }
         // The least depth over all axes is reported, whichever axis gave the normal.
         let least = fa.0.min(fb.0).min(e_d);
-        (least, n, best_axis)
+        Choice {
+            least,
+            n,
+            axis: best_axis,
+            sign_b,
+        }
+    }
+}
+
+/// The chosen normal in world space: `±a_i`, `±b_j`, or `A n` for an edge axis.
+#[inline(always)]
+fn world_normal(fa: &BoxFrame, fb: &BoxFrame, c: &Choice) -> Vector3 {
+    match c.axis {
+        SatAxis::FaceA(i) => fa.axes.column(i as usize) * c.n[i as usize],
+        SatAxis::FaceB(j) => fb.axes.column(j as usize) * c.sign_b,
+        SatAxis::Edge(..) => {
+            let n = Vector3::new(c.n[0], c.n[1], c.n[2]);
+            if fa.axis_aligned {
+                n
+            } else {
+                fa.axes * n
+            }
+        }
     }
 }
 
@@ -248,12 +413,11 @@ impl Local {
 pub fn penetration<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> BoxPenetration {
     let (fa, fb) = (a.frame(), b.frame());
     let l = Local::new(&fa, &fb);
-    let (depth, n, axis) = l.axis();
-    let normal = if fa.axis_aligned { n } else { fa.axes * n };
+    let c = l.axis();
     BoxPenetration {
-        normal,
-        depth,
-        axis,
+        normal: world_normal(&fa, &fb, &c),
+        depth: c.least,
+        axis: c.axis,
     }
 }
 
@@ -271,46 +435,44 @@ pub fn contact_manifold<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     manifold_frames(&fa, &fb, config)
 }
 
-/// A point of the clipped polygon: position in the reference frame, its feature code, and the
+/// The clipped incident face in the reference face's coordinates: `x`, `y` along the
+/// reference box's axes `f1 = f + 1`, `f2 = f + 2` (mod 3), `z` along `sf a_f` (so the reference
+/// face is `z = h_f` and a point's depth is `h_f - z`); the feature code of each point and the
 /// label of the polygon edge that leaves it (incident edge `0..4` or side plane `4..8`).
 #[derive(Clone, Copy)]
-struct ClipPoint {
-    p: Vector3,
-    id: u32,
-    edge: u8,
-}
-
-/// A clipped polygon (at most 8 points: a quad cut by 4 planes), in a fixed array.
-#[derive(Clone, Copy)]
 struct Poly {
-    pts: [ClipPoint; 8],
+    x: [Real; 8],
+    y: [Real; 8],
+    z: [Real; 8],
+    id: [u32; 8],
+    edge: [u8; 8],
     len: usize,
 }
 
 impl Poly {
     #[inline(always)]
-    fn new() -> Poly {
+    fn empty() -> Poly {
         Poly {
-            pts: [ClipPoint {
-                p: Vector3::zeros(),
-                id: 0,
-                edge: 0,
-            }; 8],
+            x: [0.0; 8],
+            y: [0.0; 8],
+            z: [0.0; 8],
+            id: [0; 8],
+            edge: [0; 8],
             len: 0,
         }
     }
 
     #[inline(always)]
-    fn push(&mut self, q: ClipPoint) {
-        if self.len < 8 {
-            self.pts[self.len] = q;
-            self.len += 1;
+    fn push(&mut self, x: Real, y: Real, z: Real, id: u32, edge: u8) {
+        let k = self.len;
+        if k < 8 {
+            self.x[k] = x;
+            self.y[k] = y;
+            self.z[k] = z;
+            self.id[k] = id;
+            self.edge[k] = edge;
+            self.len = k + 1;
         }
-    }
-
-    #[inline(always)]
-    fn points(&self) -> &[ClipPoint] {
-        &self.pts[..self.len]
     }
 }
 
@@ -341,132 +503,168 @@ fn crossing_code(edge: u8, plane: u8) -> u32 {
     }
 }
 
-/// Clips `input` against `coord * sign <= limit` (side plane label `plane`) into `out`; returns
-/// `false`, leaving `out` untouched, when no point is outside (the common case for a smaller
-/// incident face), so the caller keeps using `input`.
+/// Clips `input` against `c * sign <= limit`, `c` the coordinate `x` (`Y == false`) or `y`
+/// (side plane label `plane`), into `out` (Sutherland–Hodgman); returns `false`, leaving `out`
+/// untouched, when no point is outside, so the caller keeps using `input`.
 #[inline(always)]
-fn clip(input: &Poly, out: &mut Poly, k: usize, sign: Real, limit: Real, plane: u8) -> bool {
-    let pts = input.points();
-    if pts.iter().all(|q| q.p[k] * sign <= limit) {
+fn clip<const Y: bool>(input: &Poly, out: &mut Poly, sign: Real, limit: Real, plane: u8) -> bool {
+    let n = input.len.min(8);
+    let (cu, cw) = if Y {
+        (&input.y, &input.x)
+    } else {
+        (&input.x, &input.y)
+    };
+    let cz = &input.z;
+    let mut outside = false;
+    for &u in &cu[..n] {
+        outside |= !(u * sign <= limit);
+    }
+    if !outside {
         return false;
     }
     out.len = 0;
-    let n = pts.len();
+    let on_plane = limit * sign;
     for idx in 0..n {
-        let cur = pts[idx];
-        let next = pts[if idx + 1 == n { 0 } else { idx + 1 }];
-        let dc = cur.p[k] * sign - limit;
-        let dn = next.p[k] * sign - limit;
+        let nx = if idx + 1 == n { 0 } else { idx + 1 };
+        let (uc, un) = (cu[idx], cu[nx]);
+        let dc = uc * sign - limit;
+        let dn = un * sign - limit;
+        let (id, edge) = (input.id[idx], input.edge[idx]);
         if dc == 0.0 && dn > 0.0 {
             // On the plane and leaving: the polygon runs along the plane from here.
-            out.push(ClipPoint { edge: plane, ..cur });
+            push_uw::<Y>(out, uc, cw[idx], cz[idx], id, plane);
         } else if dc <= 0.0 {
-            out.push(cur);
+            push_uw::<Y>(out, uc, cw[idx], cz[idx], id, edge);
             if dn > 0.0 {
                 // Leaving: the crossing point, then the polygon runs along the plane.
                 let s = dc / (dc - dn);
-                let mut p = cur.p + (next.p - cur.p) * s;
-                p[k] = limit * sign;
-                out.push(ClipPoint {
-                    p,
-                    id: crossing_code(cur.edge, plane),
-                    edge: plane,
-                });
+                let w = cw[idx] + (cw[nx] - cw[idx]) * s;
+                let z = cz[idx] + (cz[nx] - cz[idx]) * s;
+                push_uw::<Y>(out, on_plane, w, z, crossing_code(edge, plane), plane);
             }
         } else if dn < 0.0 {
             // Entering: the crossing point keeps the edge it lies on.
             let s = dc / (dc - dn);
-            let mut p = cur.p + (next.p - cur.p) * s;
-            p[k] = limit * sign;
-            out.push(ClipPoint {
-                p,
-                id: crossing_code(cur.edge, plane),
-                edge: cur.edge,
-            });
+            let w = cw[idx] + (cw[nx] - cw[idx]) * s;
+            let z = cz[idx] + (cz[nx] - cz[idx]) * s;
+            push_uw::<Y>(out, on_plane, w, z, crossing_code(edge, plane), edge);
         }
     }
     true
 }
 
-/// A face contact in the reference box's frame. `ti`, `ri`, `hi`: the incident box's centre,
-/// axes (columns) and half-extents in that frame; `f`, `sf`: the reference face's axis and side;
-/// `hr`: the reference half-extents. Returns points `(on reference, on incident, depth, id)`.
+/// Pushes the point with clip coordinate `u` and other side coordinate `w` (see [`clip`]).
+#[inline(always)]
+fn push_uw<const Y: bool>(out: &mut Poly, u: Real, w: Real, z: Real, id: u32, edge: u8) {
+    if Y {
+        out.push(w, u, z, id, edge);
+    } else {
+        out.push(u, w, z, id, edge);
+    }
+}
+
+/// A face contact in the reference box's frame. `ti`, `ri[c]`, `hi`: the incident box's centre,
+/// axis `c` and half-extents in that frame; `f`, `sf`: the reference face's axis and side; `hr`:
+/// the reference half-extents. Returns the kept points in the reference face's coordinates (see
+/// [`Poly`]; at most 4 after the reduction), with the incident face's code in the ids.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn face_contact(
-    hr: &Vector3,
-    ti: &Vector3,
-    ri: &Matrix3,
-    hi: &Vector3,
+    hr: &[Real; 3],
+    ti: &[Real; 4],
+    ri: &[[Real; 4]; 3],
+    hi: &[Real; 3],
     f: usize,
     sf: Real,
     slop: Real,
     margin: Real,
-    id_base: u32,
-    out: &mut ArrayVec<(Vector3, Vector3, Real, u32), 8>,
-) {
+) -> (Poly, u32) {
+    let (f1, f2) = (NEXT[f], PREV[f]);
     // Incident face: the face of the other box most anti-parallel to the reference normal.
-    let row = [ri[(f, 0)] * sf, ri[(f, 1)] * sf, ri[(f, 2)] * sf];
+    let row = [ri[0][f] * sf, ri[1][f] * sf, ri[2][f] * sf];
     let mut k = 0;
-    for c in 1..3 {
-        if row[c].abs() > row[k].abs() {
-            k = c;
-        }
+    if row[1].abs() > row[0].abs() {
+        k = 1;
+    }
+    if row[2].abs() > row[k].abs() {
+        k = 2;
     }
     let si: Real = if row[k] > 0.0 { -1.0 } else { 1.0 };
     let inc_face = (k as u32) * 2 + u32::from(si > 0.0);
-    let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-    let c = ti + ri.column(k) * (si * hi[k]);
-    let u = ri.column(k1) * hi[k1];
-    let v = ri.column(k2) * hi[k2];
-    let id_base = id_base | (inc_face << 4);
-    let mut bufs = [Poly::new(), Poly::new()];
+    let (k1, k2) = (NEXT[k], PREV[k]);
+    // Centre and half edges of the incident face, coordinates (f1, f2, f) with f times sf.
+    let (sk, s1, s2) = (si * hi[k], hi[k1], hi[k2]);
+    let (rk, r1, r2) = (&ri[k], &ri[k1], &ri[k2]);
+    let c = [
+        ti[f1] + rk[f1] * sk,
+        ti[f2] + rk[f2] * sk,
+        (ti[f] + rk[f] * sk) * sf,
+    ];
+    let u = [r1[f1] * s1, r1[f2] * s1, r1[f] * s1 * sf];
+    let v = [r2[f1] * s2, r2[f2] * s2, r2[f] * s2 * sf];
+    let mut quad = Poly::empty();
+    // Vertices c ± u ± v in the order (+,+), (-,+), (-,-), (+,-); vertex vi starts edge vi.
     for (vi, (su, sv)) in [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
         .into_iter()
         .enumerate()
     {
-        bufs[0].push(ClipPoint {
-            p: c + u * su + v * sv,
-            id: point_code(KIND_VERTEX, vi as u32, 0),
-            edge: vi as u8,
-        });
+        let p = |m: usize| (c[m] + u[m] * su) + v[m] * sv;
+        quad.push(
+            p(0),
+            p(1),
+            p(2),
+            point_code(KIND_VERTEX, vi as u32, 0),
+            vi as u8,
+        );
     }
-    // Side planes of the reference face, widened by the slop; `cur` is the buffer in use.
-    let (f1, f2) = ((f + 1) % 3, (f + 2) % 3);
-    let mut cur = 0;
-    for (k, sign, plane) in [(f1, 1.0, 4), (f1, -1.0, 5), (f2, 1.0, 6), (f2, -1.0, 7)] {
-        let [b0, b1] = &mut bufs;
-        let (input, output) = if cur == 0 { (&*b0, b1) } else { (&*b1, b0) };
-        if clip(input, output, k, sign, hr[k] + slop, plane) {
-            cur = 1 - cur;
+    // Side planes of the reference face, widened by the slop.
+    let (lx, ly) = (hr[f1] + slop, hr[f2] + slop);
+    let xs = V4::new(quad.x[0], quad.x[1], quad.x[2], quad.x[3]).abs();
+    let ys = V4::new(quad.y[0], quad.y[1], quad.y[2], quad.y[3]).abs();
+    let inside = V4::splat(lx).ge_mask(xs) & V4::splat(ly).ge_mask(ys);
+    let mut spare = Poly::empty();
+    let poly = if inside == 0b1111 {
+        &quad
+    } else {
+        let (mut cur, mut other) = (&mut quad, &mut spare);
+        if clip::<false>(cur, other, 1.0, lx, 4) {
+            core::mem::swap(&mut cur, &mut other);
+        }
+        if clip::<false>(cur, other, -1.0, lx, 5) {
+            core::mem::swap(&mut cur, &mut other);
+        }
+        if clip::<true>(cur, other, 1.0, ly, 6) {
+            core::mem::swap(&mut cur, &mut other);
+        }
+        if clip::<true>(cur, other, -1.0, ly, 7) {
+            core::mem::swap(&mut cur, &mut other);
+        }
+        &*cur
+    };
+    // Points deeper than -margin (a point's depth is `h_f - z`).
+    let hf = hr[f];
+    let mut kept = Poly::empty();
+    for m in 0..poly.len.min(8) {
+        if hf - poly.z[m] >= -margin {
+            kept.push(poly.x[m], poly.y[m], poly.z[m], poly.id[m], 0);
         }
     }
-    let poly = &bufs[cur];
-    let face = sf * hr[f];
-    for q in poly.points() {
-        let depth = face * sf - q.p[f] * sf;
-        if depth >= -margin {
-            let mut on_ref = q.p;
-            on_ref[f] = face;
-            on_ref[f1] = on_ref[f1].clamp(-hr[f1], hr[f1]);
-            on_ref[f2] = on_ref[f2].clamp(-hr[f2], hr[f2]);
-            out.push((on_ref, q.p, depth, id_base | q.id));
-        }
+    if kept.len > 4 {
+        reduce(&mut kept, hf);
     }
-    if out.len() > 4 {
-        reduce(out, f);
-    }
+    (kept, inc_face << 4)
 }
 
-/// Keeps 4 of up to 8 points: the deepest, the farthest from it, and on each side of that
-/// diagonal the point spanning the largest triangle with it (largest area, order kept).
-fn reduce(pts: &mut ArrayVec<(Vector3, Vector3, Real, u32), 8>, f: usize) {
-    let (f1, f2) = ((f + 1) % 3, (f + 2) % 3);
-    let xy = |i: usize| (pts[i].1[f1], pts[i].1[f2]);
-    let n = pts.len();
+/// Keeps 4 of up to 8 points (depths `hf - z`): the deepest, the farthest from it, and on each
+/// side of that diagonal the point spanning the largest triangle with it (largest area, order
+/// kept).
+#[inline(never)]
+fn reduce(pts: &mut Poly, hf: Real) {
+    let n = pts.len.min(8);
+    let xy = |i: usize| (pts.x[i], pts.y[i]);
     let mut i0 = 0;
     for i in 1..n {
-        if pts[i].2 > pts[i0].2 {
+        if hf - pts.z[i] > hf - pts.z[i0] {
             i0 = i;
         }
     }
@@ -528,11 +726,14 @@ fn reduce(pts: &mut ArrayVec<(Vector3, Vector3, Real, u32), 8>, f: usize) {
     let mut w = 0;
     for i in 0..n {
         if keep.contains(&i) {
-            pts.swap(w, i);
+            pts.x.swap(w, i);
+            pts.y.swap(w, i);
+            pts.z.swap(w, i);
+            pts.id.swap(w, i);
             w += 1;
         }
     }
-    pts.truncate(w);
+    pts.len = w;
 }
 
 /// Closest points of the edges `ca + s da` and `cb + t db` (`s, t` in `[-1, 1]`), which are not
@@ -563,7 +764,36 @@ fn edge_closest(ca: &Vector3, da: &Vector3, cb: &Vector3, db: &Vector3) -> (Vect
     (ca + da * s, cb + db * t)
 }
 
+/// A box's centre and axes as lanes, for taking points back to world space.
+struct WorldFrame {
+    c: V4,
+    axes: [V4; 3],
+}
+
+impl WorldFrame {
+    #[inline(always)]
+    fn new(b: &BoxFrame) -> WorldFrame {
+        let c = b.center + b.center_lo;
+        let m = &b.axes.data.0;
+        WorldFrame {
+            c: V4::new(c.x, c.y, c.z, 0.0),
+            axes: [
+                V4::new(m[0][0], m[0][1], m[0][2], 0.0),
+                V4::new(m[1][0], m[1][1], m[1][2], 0.0),
+                V4::new(m[2][0], m[2][1], m[2][2], 0.0),
+            ],
+        }
+    }
+}
+
+#[inline(always)]
+fn point(v: V4) -> Point3 {
+    let [x, y, z, _] = v.lanes();
+    Point3::new(x, y, z)
+}
+
 /// The manifold of two boxes given as SAT frames.
+#[inline(always)]
 pub(crate) fn manifold_frames(
     fa: &BoxFrame,
     fb: &BoxFrame,
@@ -572,60 +802,72 @@ pub(crate) fn manifold_frames(
     let l = Local::new(fa, fb);
     // Touching pairs whose computed depth came out a rounding error below 0 still get their
     // manifold: the margin is widened by the separation allowance of the overlap tests.
-    let scale = l.ha.sum() + l.hb.sum() + l.t.abs().sum();
-    let margin = config.effective_margin() + SEPARATION_TOLERANCE * scale;
-    let (depth, n_local, axis) = l.axis();
+    let margin = config.effective_margin() + SEPARATION_TOLERANCE * l.scale;
+    let choice = l.axis();
+    let depth = choice.least;
     if depth.is_nan() || depth < -margin {
         return None;
     }
-    let ca = Point3::from(fa.center + fa.center_lo);
-    let to_world = |v: &Vector3| -> Vector3 {
-        if fa.axis_aligned {
-            *v
-        } else {
-            fa.axes * v
-        }
+    let normal = world_normal(fa, fb, &choice);
+    let blank = ContactPoint {
+        point_a: Point3::origin(),
+        point_b: Point3::origin(),
+        depth: 0.0,
+        id: FeatureId(0),
     };
-    let normal = to_world(&n_local);
-    let mut points = ArrayVec::<ContactPoint, 4>::new();
-    match axis {
-        SatAxis::FaceA(i) => {
-            let f = i as usize;
-            let sf = n_local[f];
-            let mut raw = ArrayVec::new();
-            face_contact(&l.ha, &l.t, &l.r, &l.hb, f, sf, l.tol, margin, 0, &mut raw);
-            let base = (f as u32) * 2 + u32::from(sf > 0.0);
-            for (on_a, on_b, d, id) in raw {
-                points.push(ContactPoint {
-                    point_a: ca + to_world(&on_a),
-                    point_b: ca + to_world(&on_b),
+    let mut out = [blank; 4];
+    let count;
+    match choice.axis {
+        SatAxis::FaceA(_) | SatAxis::FaceB(_) => {
+            // Reference frame: the box whose face it is; the other box's centre and axes in it.
+            let (f, sf, ref_is_b) = match choice.axis {
+                SatAxis::FaceA(i) => (i as usize, choice.n[i as usize], false),
+                // The reference normal points from B toward A: -s b_j.
+                SatAxis::FaceB(j) => (j as usize, -choice.sign_b, true),
+                SatAxis::Edge(..) => unreachable!(),
+            };
+            let (hr, hi, ti, ri, frame) = if ref_is_b {
+                let tb = (-l.tb).lanes();
+                let rows = [l.rr[0].lanes(), l.rr[1].lanes(), l.rr[2].lanes()];
+                (&l.hb, &l.ha, tb, rows, WorldFrame::new(fb))
+            } else {
+                (&l.ha, &l.hb, l.t.lanes(), l.rcl, WorldFrame::new(fa))
+            };
+            let (poly, inc) = face_contact(hr, &ti, &ri, hi, f, sf, l.tol, margin);
+            let base = (f as u32) * 2 + u32::from(sf > 0.0) + if ref_is_b { 8 } else { 0 } + inc;
+            let (f1, f2) = (NEXT[f], PREV[f]);
+            let (ax, ay, az) = (
+                frame.axes[f1],
+                frame.axes[f2],
+                frame.axes[f] * V4::splat(sf),
+            );
+            // The reference point: the incident point moved onto the reference face.
+            let face = frame.c + az * V4::splat(hr[f]);
+            count = poly.len.min(4);
+            for m in 0..count {
+                let (x, y, z) = (poly.x[m], poly.y[m], poly.z[m]);
+                let d = hr[f] - z;
+                let (xr, yr) = (x.clamp(-hr[f1], hr[f1]), y.clamp(-hr[f2], hr[f2]));
+                let on_inc = frame.c + (ax * V4::splat(x) + ay * V4::splat(y) + az * V4::splat(z));
+                let on_ref = face + (ax * V4::splat(xr) + ay * V4::splat(yr));
+                let (pa, pb) = if ref_is_b {
+                    (on_inc, on_ref)
+                } else {
+                    (on_ref, on_inc)
+                };
+                out[m] = ContactPoint {
+                    point_a: point(pa),
+                    point_b: point(pb),
                     depth: d,
-                    id: FeatureId(id | base),
-                });
-            }
-        }
-        SatAxis::FaceB(j) => {
-            // Reference frame B: A's centre and axes seen from B.
-            let f = j as usize;
-            let rt = l.r.transpose();
-            let tb = -(rt * l.t);
-            // The reference normal points from B toward A: -n in B's frame.
-            let sf = -(rt * n_local)[f].signum();
-            let mut raw = ArrayVec::new();
-            face_contact(&l.hb, &tb, &rt, &l.ha, f, sf, l.tol, margin, 8, &mut raw);
-            let base = (f as u32) * 2 + u32::from(sf > 0.0);
-            // B-frame -> A-frame: x_A = t + R x_B.
-            for (on_b, on_a, d, id) in raw {
-                points.push(ContactPoint {
-                    point_a: ca + to_world(&(l.t + l.r * on_a)),
-                    point_b: ca + to_world(&(l.t + l.r * on_b)),
-                    depth: d,
-                    id: FeatureId(id | base),
-                });
+                    id: FeatureId(base | poly.id[m]),
+                };
             }
         }
         SatAxis::Edge(i, j) => {
             let (i, j) = (i as usize, j as usize);
+            let n_local = Vector3::new(choice.n[0], choice.n[1], choice.n[2]);
+            let col = |k: usize| Vector3::new(l.rcl[k][0], l.rcl[k][1], l.rcl[k][2]);
+            let tl = l.t.lanes();
             // A's edge along e_i, extreme in +n; B's edge along R_j, extreme in -n.
             let mut ca_e = Vector3::zeros();
             let mut code_a = (i as u32) << 2;
@@ -638,33 +880,44 @@ pub(crate) fn manifold_frames(
                     bit += 1;
                 }
             }
-            let mut cb_e = l.t;
+            let mut cb_e = Vector3::new(tl[0], tl[1], tl[2]);
             let mut code_b = (j as u32) << 2;
             let mut bit = 0;
             for k in 0..3 {
                 if k != j {
-                    let col = l.r.column(k);
-                    let s: Real = if col.dot(&n_local) > 0.0 { -1.0 } else { 1.0 };
-                    cb_e += col * (s * l.hb[k]);
+                    let c = col(k);
+                    let s: Real = if c.dot(&n_local) > 0.0 { -1.0 } else { 1.0 };
+                    cb_e += c * (s * l.hb[k]);
                     code_b |= u32::from(s > 0.0) << bit;
                     bit += 1;
                 }
             }
             let mut da = Vector3::zeros();
             da[i] = l.ha[i];
-            let db = l.r.column(j) * l.hb[j];
+            let db = col(j) * l.hb[j];
             let (pa, pb) = edge_closest(&ca_e, &da, &cb_e, &db);
-            points.push(ContactPoint {
+            let ca = Point3::from(fa.center + fa.center_lo);
+            let to_world = |v: &Vector3| -> Vector3 {
+                if fa.axis_aligned {
+                    *v
+                } else {
+                    fa.axes * v
+                }
+            };
+            out[0] = ContactPoint {
                 point_a: ca + to_world(&pa),
                 point_b: ca + to_world(&pb),
                 depth,
                 id: FeatureId(point_code(KIND_EDGE_EDGE, code_a, code_b)),
-            });
+            };
+            count = 1;
         }
     }
-    if points.is_empty() {
+    if count == 0 {
         return None;
     }
+    let mut points = ArrayVec::from(out);
+    points.truncate(count);
     Some(ContactManifold {
         normal,
         depth,

@@ -1,0 +1,120 @@
+//! Four lanes of `Real` (wide's safe wrappers: SSE on x86-64, NEON on aarch64, scalar
+//! elsewhere) for the box kernels that work on the three components of a vector, or on three
+//! SAT axes, at once. Lanes 0..2 hold the data; lane 3 is padding that callers mask out.
+//! Every operation is the IEEE operation per lane (no fused multiply-add, no approximations),
+//! so lane `k` equals the scalar code it replaces.
+
+use sepax_shapes::math::Real;
+
+#[cfg(not(feature = "f64"))]
+type Lanes = wide::f32x4;
+#[cfg(feature = "f64")]
+type Lanes = wide::f64x4;
+
+/// Four lanes of `Real`.
+#[derive(Clone, Copy)]
+pub(crate) struct V4(Lanes);
+
+impl V4 {
+    #[inline(always)]
+    pub(crate) fn new(x: Real, y: Real, z: Real, w: Real) -> V4 {
+        V4(Lanes::new([x, y, z, w]))
+    }
+    #[inline(always)]
+    pub(crate) fn splat(x: Real) -> V4 {
+        V4(Lanes::splat(x))
+    }
+    #[inline(always)]
+    pub(crate) fn abs(self) -> V4 {
+        V4(self.0.abs())
+    }
+    #[inline(always)]
+    pub(crate) fn sqrt(self) -> V4 {
+        V4(self.0.sqrt())
+    }
+    /// Lane-wise minimum (which lane wins on NaN is unspecified: callers keep NaN out).
+    #[inline(always)]
+    pub(crate) fn min(self, o: V4) -> V4 {
+        V4(self.0.fast_min(o.0))
+    }
+    #[inline(always)]
+    pub(crate) fn lanes(self) -> [Real; 4] {
+        self.0.to_array()
+    }
+    /// Lane `k` takes lane `(k + 1) % 3` (lane 3 kept).
+    #[inline(always)]
+    pub(crate) fn rot1(self) -> V4 {
+        let [x, y, z, w] = self.lanes();
+        V4::new(y, z, x, w)
+    }
+    /// Lane `k` takes lane `(k + 2) % 3` (lane 3 kept).
+    #[inline(always)]
+    pub(crate) fn rot2(self) -> V4 {
+        let [x, y, z, w] = self.lanes();
+        V4::new(z, x, y, w)
+    }
+    /// Bit `k` set where lane `k` of `self < o`.
+    #[inline(always)]
+    pub(crate) fn lt_mask(self, o: V4) -> u32 {
+        self.0.simd_lt(o.0).to_bitmask()
+    }
+    /// Bit `k` set where lane `k` of `self >= o`.
+    #[inline(always)]
+    pub(crate) fn ge_mask(self, o: V4) -> u32 {
+        self.0.simd_ge(o.0).to_bitmask()
+    }
+    /// Bit `k` set where lane `k` of `self == o`.
+    #[inline(always)]
+    pub(crate) fn eq_mask(self, o: V4) -> u32 {
+        self.0.simd_eq(o.0).to_bitmask()
+    }
+    /// `self` in the lanes where it is below infinity and `key >= min_key`, `+inf` in the
+    /// others (NaN lanes included).
+    #[inline(always)]
+    pub(crate) fn or_inf_unless(self, key: V4, min_key: Real) -> V4 {
+        let inf = Lanes::splat(Real::INFINITY);
+        let ok = self.0.simd_lt(inf) & key.0.simd_ge(Lanes::splat(min_key));
+        // The comparison masks are all-ones or all-zeros per lane.
+        V4(ok.bitselect(self.0, inf))
+    }
+}
+
+impl core::ops::Add for V4 {
+    type Output = V4;
+    #[inline(always)]
+    fn add(self, o: V4) -> V4 {
+        V4(self.0 + o.0)
+    }
+}
+
+impl core::ops::Sub for V4 {
+    type Output = V4;
+    #[inline(always)]
+    fn sub(self, o: V4) -> V4 {
+        V4(self.0 - o.0)
+    }
+}
+
+impl core::ops::Mul for V4 {
+    type Output = V4;
+    #[inline(always)]
+    fn mul(self, o: V4) -> V4 {
+        V4(self.0 * o.0)
+    }
+}
+
+impl core::ops::Div for V4 {
+    type Output = V4;
+    #[inline(always)]
+    fn div(self, o: V4) -> V4 {
+        V4(self.0 / o.0)
+    }
+}
+
+impl core::ops::Neg for V4 {
+    type Output = V4;
+    #[inline(always)]
+    fn neg(self) -> V4 {
+        V4(-self.0)
+    }
+}

@@ -1,0 +1,43 @@
+//! The box–box contact manifold on the contact benchmark's pairs (`benches/data/box_pairs.rs`),
+//! in a plain loop, for profilers. Run:
+//! `cargo run --release --example contact_profile -- [random|resting] [PASSES]`; instructions per
+//! call: `valgrind --tool=callgrind --toggle-collect='*contact_manifold*' <binary> random 1`
+//! (the data set is built outside the collected function), then divide the collected `Ir` by the
+//! 4096 calls of a pass.
+
+// The data module also serves the bench, which uses all of it.
+#![allow(dead_code)]
+
+use sepax::narrowphase::contact::box_box::contact_manifold;
+use sepax::narrowphase::contact::{ContactConfig, ContactManifold};
+use sepax::prelude::Obb;
+use std::hint::black_box;
+
+#[path = "../benches/data/box_pairs.rs"]
+mod data;
+
+/// One call, kept out of line so that `--toggle-collect='*contact_manifold*'` covers all of it
+/// (the library function is inlined into its caller).
+#[inline(never)]
+fn contact_manifold_call(a: &Obb, b: &Obb, config: &ContactConfig) -> Option<ContactManifold> {
+    contact_manifold(a, b, config)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let name = args.get(1).map_or("random", String::as_str);
+    let passes: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let pairs = data::data_set(name, 4096);
+    let config = ContactConfig::default();
+    let mut points = 0usize;
+    let t = std::time::Instant::now();
+    for _ in 0..passes {
+        for p in &pairs {
+            if let Some(m) = contact_manifold_call(black_box(&p.a), black_box(&p.b), &config) {
+                points += m.points.len();
+            }
+        }
+    }
+    let ns = t.elapsed().as_nanos() as f64 / (passes * pairs.len()) as f64;
+    println!("{name}: {ns:.1} ns/pair (wall), {points} points");
+}
