@@ -46,7 +46,7 @@
 //! reference box's own axes.
 
 use arrayvec::ArrayVec;
-use sepax_shapes::math::{Matrix3, Point3, Real, Vector3};
+use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::tolerance::{
     CONTACT_AXIS_PREFERENCE, CONTACT_PREFERENCE_SINE, SEPARATION_TOLERANCE, UNIT_ROUNDOFF,
 };
@@ -85,12 +85,32 @@ impl BoxPenetration {
     }
 }
 
+/// `min` and `max` for operands that are not NaN (one `minss`/`maxss`, where `Real::min` also
+/// handles NaN).
+#[inline(always)]
+fn min_nn(a: Real, b: Real) -> Real {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+#[inline(always)]
+fn max_nn(a: Real, b: Real) -> Real {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
 /// `(k + 1) % 3` and `(k + 2) % 3` without divisions.
 const NEXT: [usize; 3] = [1, 2, 0];
 const PREV: [usize; 3] = [2, 0, 1];
 
 /// The pair in `A`'s frame, in lanes (plus the world data of the accurate edge path).
-struct Local {
+struct Local<'f> {
     /// Columns of `R = A^T B` (lanes `i`: `a_i . b_j`) and the same as arrays.
     rc: [V4; 3],
     rcl: [[Real; 4]; 3],
@@ -107,9 +127,9 @@ struct Local {
     scale: Real,
     /// `delta_A + delta_B`, the axes' orthonormality defects.
     defect: Real,
-    axes_a: Matrix3,
-    axes_b: Matrix3,
-    d: Vector3,
+    /// The frames, for the accurate edge path.
+    fa: &'f BoxFrame,
+    fb: &'f BoxFrame,
 }
 
 /// Edge axes whose `|a_i x b_j|^2` is below this take the accurate path ([`Local::edge_accurate`]):
@@ -128,9 +148,9 @@ struct Choice {
     sign_b: Real,
 }
 
-impl Local {
+impl<'f> Local<'f> {
     #[inline(always)]
-    fn new(a: &BoxFrame, b: &BoxFrame) -> Local {
+    fn new(a: &'f BoxFrame, b: &'f BoxFrame) -> Local<'f> {
         let d = a.offset_to(b);
         // Column-major storage: `m[j][c]` is component `c` of axis `j`.
         let bm = &b.axes.data.0;
@@ -166,7 +186,11 @@ impl Local {
         let tb = V4::splat(tl[0]) * rr[0] + V4::splat(tl[1]) * rr[1] + V4::splat(tl[2]) * rr[2];
         let ha = [a.half.x, a.half.y, a.half.z];
         let hb = [b.half.x, b.half.y, b.half.z];
-        let s = ha[0].max(ha[1]).max(ha[2]).min(hb[0].max(hb[1]).max(hb[2]));
+        // Half-extents are never NaN (the shapes' constructors check them).
+        let s = min_nn(
+            max_nn(max_nn(ha[0], ha[1]), ha[2]),
+            max_nn(max_nn(hb[0], hb[1]), hb[2]),
+        );
         let scale = ha[0]
             + ha[1]
             + ha[2]
@@ -183,9 +207,8 @@ impl Local {
             tol: CONTACT_AXIS_PREFERENCE * s,
             scale,
             defect: a.axes_error + b.axes_error,
-            axes_a: a.axes,
-            axes_b: b.axes,
-            d,
+            fa: a,
+            fb: b,
         }
     }
 
@@ -200,8 +223,9 @@ impl Local {
     #[cold]
     #[inline(never)]
     fn edge_accurate(&self, i: usize, j: usize) -> Option<(Real, Real, [Real; 3])> {
-        let ai = self.axes_a.column(i).into_owned();
-        let bj = self.axes_b.column(j).into_owned();
+        let (axes_a, axes_b) = (&self.fa.axes, &self.fb.axes);
+        let ai = axes_a.column(i).into_owned();
+        let bj = axes_b.column(j).into_owned();
         #[cfg(not(feature = "f64"))]
         let l = ai.cast::<f64>().cross(&bj.cast::<f64>());
         #[cfg(feature = "f64")]
@@ -212,13 +236,13 @@ impl Local {
         }
         let mut r = 0.0f64;
         for k in 0..3 {
-            let ak = self.axes_a.column(k).into_owned().cast::<f64>();
-            let bk = self.axes_b.column(k).into_owned().cast::<f64>();
+            let ak = axes_a.column(k).into_owned().cast::<f64>();
+            let bk = axes_b.column(k).into_owned().cast::<f64>();
             r += self.ha[k] as f64 * l.dot(&ak).abs();
             r += self.hb[k] as f64 * l.dot(&bk).abs();
         }
-        let tl = l.dot(&self.d.cast::<f64>());
-        let local = self.axes_a.cast::<f64>().tr_mul(&l) / len;
+        let tl = l.dot(&self.fa.offset_to(self.fb).cast::<f64>());
+        let local = axes_a.cast::<f64>().tr_mul(&l) / len;
         Some((
             ((r - tl.abs()) / len) as Real,
             tl as Real,
@@ -327,8 +351,9 @@ impl Local {
             tlv[i] = t_l.lanes();
         }
         // First minimum in the order i * 3 + j.
+        // No lane is NaN here.
         let m4 = depth[0].min(depth[1]).min(depth[2]).lanes();
-        let mut e_d = m4[0].min(m4[1]).min(m4[2]);
+        let mut e_d = min_nn(min_nn(m4[0], m4[1]), m4[2]);
         let mut e_q = usize::MAX;
         let mut e_axis: Option<[Real; 3]> = None;
         let mut e_tl = 0.0;
@@ -380,7 +405,8 @@ impl Local {
             }
         }
         // The least depth over all axes is reported, whichever axis gave the normal.
-        let least = fa.0.min(fb.0).min(e_d);
+        // None of the three is NaN (each only takes values that compared below another).
+        let least = min_nn(min_nn(fa.0, fb.0), e_d);
         Choice {
             least,
             n,
@@ -431,7 +457,8 @@ pub fn contact_manifold<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     b: &B,
     config: &ContactConfig,
 ) -> Option<ContactManifold> {
-    let (fa, fb) = (a.frame(), b.frame());
+    let fa = a.frame();
+    let fb = b.frame();
     manifold_frames(&fa, &fb, config)
 }
 
@@ -440,10 +467,13 @@ pub fn contact_manifold<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
 /// face is `z = h_f` and a point's depth is `h_f - z`); the feature code of each point and the
 /// label of the polygon edge that leaves it (incident edge `0..4` or side plane `4..8`).
 #[derive(Clone, Copy)]
+///
+/// Slot 8 holds a copy of the first point's coordinates while a polygon is clipped, so that
+/// the edge from point `k` always ends at slot `k + 1`.
 struct Poly {
-    x: [Real; 8],
-    y: [Real; 8],
-    z: [Real; 8],
+    x: [Real; 9],
+    y: [Real; 9],
+    z: [Real; 9],
     id: [u32; 8],
     edge: [u8; 8],
     len: usize,
@@ -453,9 +483,9 @@ impl Poly {
     #[inline(always)]
     fn empty() -> Poly {
         Poly {
-            x: [0.0; 8],
-            y: [0.0; 8],
-            z: [0.0; 8],
+            x: [0.0; 9],
+            y: [0.0; 9],
+            z: [0.0; 9],
             id: [0; 8],
             edge: [0; 8],
             len: 0,
@@ -507,25 +537,35 @@ fn crossing_code(edge: u8, plane: u8) -> u32 {
 /// (side plane label `plane`), into `out` (Sutherland–Hodgman); returns `false`, leaving `out`
 /// untouched, when no point is outside, so the caller keeps using `input`.
 #[inline(always)]
-fn clip<const Y: bool>(input: &Poly, out: &mut Poly, sign: Real, limit: Real, plane: u8) -> bool {
+fn clip<const Y: bool>(
+    input: &mut Poly,
+    out: &mut Poly,
+    sign: Real,
+    limit: Real,
+    plane: u8,
+) -> bool {
     let n = input.len.min(8);
+    let mut outside = false;
+    for &u in if Y { &input.y[..n] } else { &input.x[..n] } {
+        outside |= !(u * sign <= limit);
+    }
+    if !outside {
+        return false;
+    }
+    // The closing edge ends at the first point.
+    input.x[n] = input.x[0];
+    input.y[n] = input.y[0];
+    input.z[n] = input.z[0];
     let (cu, cw) = if Y {
         (&input.y, &input.x)
     } else {
         (&input.x, &input.y)
     };
     let cz = &input.z;
-    let mut outside = false;
-    for &u in &cu[..n] {
-        outside |= !(u * sign <= limit);
-    }
-    if !outside {
-        return false;
-    }
     out.len = 0;
     let on_plane = limit * sign;
     for idx in 0..n {
-        let nx = if idx + 1 == n { 0 } else { idx + 1 };
+        let nx = idx + 1;
         let (uc, un) = (cu[idx], cu[nx]);
         let dc = uc * sign - limit;
         let dn = un * sign - limit;
@@ -565,8 +605,9 @@ fn push_uw<const Y: bool>(out: &mut Poly, u: Real, w: Real, z: Real, id: u32, ed
 
 /// A face contact in the reference box's frame. `ti`, `ri[c]`, `hi`: the incident box's centre,
 /// axis `c` and half-extents in that frame; `f`, `sf`: the reference face's axis and side; `hr`:
-/// the reference half-extents. Returns the kept points in the reference face's coordinates (see
-/// [`Poly`]; at most 4 after the reduction), with the incident face's code in the ids.
+/// the reference half-extents; `frame`: the reference box in world space. Appends the points
+/// (at most 4 after the reduction) to `points`, with `id_base` (reference face and box) in their
+/// ids.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn face_contact(
@@ -578,7 +619,11 @@ fn face_contact(
     sf: Real,
     slop: Real,
     margin: Real,
-) -> (Poly, u32) {
+    frame: &WorldFrame,
+    ref_is_b: bool,
+    id_base: u32,
+    points: &mut ArrayVec<ContactPoint, 4>,
+) {
     let (f1, f2) = (NEXT[f], PREV[f]);
     // Incident face: the face of the other box most anti-parallel to the reference normal.
     let row = [ri[0][f] * sf, ri[1][f] * sf, ri[2][f] * sf];
@@ -604,28 +649,31 @@ fn face_contact(
     let v = [r2[f1] * s2, r2[f2] * s2, r2[f] * s2 * sf];
     let mut quad = Poly::empty();
     // Vertices c ± u ± v in the order (+,+), (-,+), (-,-), (+,-); vertex vi starts edge vi.
-    for (vi, (su, sv)) in [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
-        .into_iter()
-        .enumerate()
-    {
-        let p = |m: usize| (c[m] + u[m] * su) + v[m] * sv;
-        quad.push(
-            p(0),
-            p(1),
-            p(2),
-            point_code(KIND_VERTEX, vi as u32, 0),
-            vi as u8,
-        );
+    for m in 0..3 {
+        let (cm, um, vm) = (c[m], u[m], v[m]);
+        let row = [(cm + um) + vm, (cm - um) + vm, (cm - um) - vm, (cm + um) - vm];
+        let dst = match m {
+            0 => &mut quad.x,
+            1 => &mut quad.y,
+            _ => &mut quad.z,
+        };
+        dst[..4].copy_from_slice(&row);
     }
+    for vi in 0..4 {
+        quad.id[vi] = point_code(KIND_VERTEX, vi as u32, 0);
+        quad.edge[vi] = vi as u8;
+    }
+    quad.len = 4;
     // Side planes of the reference face, widened by the slop.
     let (lx, ly) = (hr[f1] + slop, hr[f2] + slop);
     let xs = V4::new(quad.x[0], quad.x[1], quad.x[2], quad.x[3]).abs();
     let ys = V4::new(quad.y[0], quad.y[1], quad.y[2], quad.y[3]).abs();
     let inside = V4::splat(lx).ge_mask(xs) & V4::splat(ly).ge_mask(ys);
-    let mut spare = Poly::empty();
+    let mut spare;
     let poly = if inside == 0b1111 {
-        &quad
+        &mut quad
     } else {
+        spare = Poly::empty();
         let (mut cur, mut other) = (&mut quad, &mut spare);
         if clip::<false>(cur, other, 1.0, lx, 4) {
             core::mem::swap(&mut cur, &mut other);
@@ -639,20 +687,61 @@ fn face_contact(
         if clip::<true>(cur, other, -1.0, ly, 7) {
             core::mem::swap(&mut cur, &mut other);
         }
-        &*cur
+        cur
     };
-    // Points deeper than -margin (a point's depth is `h_f - z`).
+    // Points deeper than -margin (a point's depth is `h_f - z`), compacted in place.
     let hf = hr[f];
-    let mut kept = Poly::empty();
+    let mut w = 0;
     for m in 0..poly.len.min(8) {
         if hf - poly.z[m] >= -margin {
-            kept.push(poly.x[m], poly.y[m], poly.z[m], poly.id[m], 0);
+            poly.x[w] = poly.x[m];
+            poly.y[w] = poly.y[m];
+            poly.z[w] = poly.z[m];
+            poly.id[w] = poly.id[m];
+            w += 1;
         }
     }
-    if kept.len > 4 {
-        reduce(&mut kept, hf);
+    poly.len = w;
+    if w > 4 {
+        reduce(poly, hf);
     }
-    (kept, inc_face << 4)
+    let base = id_base | (inc_face << 4);
+    let (ax, ay, az) = (
+        frame.axes[f1],
+        frame.axes[f2],
+        frame.axes[f] * V4::splat(sf),
+    );
+    // The reference point: the incident point moved onto the reference face.
+    let face = frame.c + az * V4::splat(hf);
+    let (h1, h2) = (hr[f1], hr[f2]);
+    for m in 0..poly.len.min(4) {
+        let (x, y, z) = (poly.x[m], poly.y[m], poly.z[m]);
+        let (xr, yr) = (clamp(x, h1), clamp(y, h2));
+        let on_inc = frame.c + (ax * V4::splat(x) + ay * V4::splat(y) + az * V4::splat(z));
+        let on_ref = face + (ax * V4::splat(xr) + ay * V4::splat(yr));
+        let (pa, pb) = if ref_is_b {
+            (on_inc, on_ref)
+        } else {
+            (on_ref, on_inc)
+        };
+        points.push(ContactPoint {
+            point_a: point(pa),
+            point_b: point(pb),
+            depth: hf - z,
+            id: FeatureId(base | poly.id[m]),
+        });
+    }
+}
+
+/// `x` clamped to `[-h, h]` (`h >= 0`; NaN stays NaN), like `Real::clamp` without its check.
+#[inline(always)]
+fn clamp(x: Real, h: Real) -> Real {
+    let lo = if x < -h { -h } else { x };
+    if lo > h {
+        h
+    } else {
+        lo
+    }
 }
 
 /// Keeps 4 of up to 8 points (depths `hf - z`): the deepest, the farthest from it, and on each
@@ -809,14 +898,7 @@ pub(crate) fn manifold_frames(
         return None;
     }
     let normal = world_normal(fa, fb, &choice);
-    let blank = ContactPoint {
-        point_a: Point3::origin(),
-        point_b: Point3::origin(),
-        depth: 0.0,
-        id: FeatureId(0),
-    };
-    let mut out = [blank; 4];
-    let count;
+    let mut points = ArrayVec::<ContactPoint, 4>::new();
     match choice.axis {
         SatAxis::FaceA(_) | SatAxis::FaceB(_) => {
             // Reference frame: the box whose face it is; the other box's centre and axes in it.
@@ -833,35 +915,21 @@ pub(crate) fn manifold_frames(
             } else {
                 (&l.ha, &l.hb, l.t.lanes(), l.rcl, WorldFrame::new(fa))
             };
-            let (poly, inc) = face_contact(hr, &ti, &ri, hi, f, sf, l.tol, margin);
-            let base = (f as u32) * 2 + u32::from(sf > 0.0) + if ref_is_b { 8 } else { 0 } + inc;
-            let (f1, f2) = (NEXT[f], PREV[f]);
-            let (ax, ay, az) = (
-                frame.axes[f1],
-                frame.axes[f2],
-                frame.axes[f] * V4::splat(sf),
+            let base = (f as u32) * 2 + u32::from(sf > 0.0) + if ref_is_b { 8 } else { 0 };
+            face_contact(
+                hr,
+                &ti,
+                &ri,
+                hi,
+                f,
+                sf,
+                l.tol,
+                margin,
+                &frame,
+                ref_is_b,
+                base,
+                &mut points,
             );
-            // The reference point: the incident point moved onto the reference face.
-            let face = frame.c + az * V4::splat(hr[f]);
-            count = poly.len.min(4);
-            for m in 0..count {
-                let (x, y, z) = (poly.x[m], poly.y[m], poly.z[m]);
-                let d = hr[f] - z;
-                let (xr, yr) = (x.clamp(-hr[f1], hr[f1]), y.clamp(-hr[f2], hr[f2]));
-                let on_inc = frame.c + (ax * V4::splat(x) + ay * V4::splat(y) + az * V4::splat(z));
-                let on_ref = face + (ax * V4::splat(xr) + ay * V4::splat(yr));
-                let (pa, pb) = if ref_is_b {
-                    (on_inc, on_ref)
-                } else {
-                    (on_ref, on_inc)
-                };
-                out[m] = ContactPoint {
-                    point_a: point(pa),
-                    point_b: point(pb),
-                    depth: d,
-                    id: FeatureId(base | poly.id[m]),
-                };
-            }
         }
         SatAxis::Edge(i, j) => {
             let (i, j) = (i as usize, j as usize);
@@ -904,20 +972,17 @@ pub(crate) fn manifold_frames(
                     fa.axes * v
                 }
             };
-            out[0] = ContactPoint {
+            points.push(ContactPoint {
                 point_a: ca + to_world(&pa),
                 point_b: ca + to_world(&pb),
                 depth,
                 id: FeatureId(point_code(KIND_EDGE_EDGE, code_a, code_b)),
-            };
-            count = 1;
+            });
         }
     }
-    if count == 0 {
+    if points.is_empty() {
         return None;
     }
-    let mut points = ArrayVec::from(out);
-    points.truncate(count);
     Some(ContactManifold {
         normal,
         depth,
