@@ -651,7 +651,12 @@ fn face_contact(
     // Vertices c ± u ± v in the order (+,+), (-,+), (-,-), (+,-); vertex vi starts edge vi.
     for m in 0..3 {
         let (cm, um, vm) = (c[m], u[m], v[m]);
-        let row = [(cm + um) + vm, (cm - um) + vm, (cm - um) - vm, (cm + um) - vm];
+        let row = [
+            (cm + um) + vm,
+            (cm - um) + vm,
+            (cm - um) - vm,
+            (cm + um) - vm,
+        ];
         let dst = match m {
             0 => &mut quad.x,
             1 => &mut quad.y,
@@ -693,13 +698,12 @@ fn face_contact(
     let hf = hr[f];
     let mut w = 0;
     for m in 0..poly.len.min(8) {
-        if hf - poly.z[m] >= -margin {
-            poly.x[w] = poly.x[m];
-            poly.y[w] = poly.y[m];
-            poly.z[w] = poly.z[m];
-            poly.id[w] = poly.id[m];
-            w += 1;
-        }
+        // Branch-free compaction (`w <= m`).
+        poly.x[w] = poly.x[m];
+        poly.y[w] = poly.y[m];
+        poly.z[w] = poly.z[m];
+        poly.id[w] = poly.id[m];
+        w += usize::from(hf - poly.z[m] >= -margin);
     }
     poly.len = w;
     if w > 4 {
@@ -749,26 +753,29 @@ fn clamp(x: Real, h: Real) -> Real {
 /// kept).
 #[inline(never)]
 fn reduce(pts: &mut Poly, hf: Real) {
+    // The loops select with comparisons rather than branch on them; the picks (first maximum,
+    // order kept) are those of the plain loops.
     let n = pts.len.min(8);
-    let xy = |i: usize| (pts.x[i], pts.y[i]);
+    let (px, py) = (&pts.x, &pts.y);
     let mut i0 = 0;
+    let mut d0 = hf - pts.z[0];
     for i in 1..n {
-        if hf - pts.z[i] > hf - pts.z[i0] {
-            i0 = i;
-        }
+        let d = hf - pts.z[i];
+        let better = d > d0;
+        i0 = if better { i } else { i0 };
+        d0 = if better { d } else { d0 };
     }
-    let (x0, y0) = xy(i0);
+    let (x0, y0) = (px[i0], py[i0]);
     let mut i1 = if i0 == 0 { 1 } else { 0 };
     let mut best = -1.0;
     for i in 0..n {
-        let (x, y) = xy(i);
+        let (x, y) = (px[i], py[i]);
         let d = (x - x0) * (x - x0) + (y - y0) * (y - y0);
-        if i != i0 && d > best {
-            best = d;
-            i1 = i;
-        }
+        let better = i != i0 && d > best;
+        i1 = if better { i } else { i1 };
+        best = if better { d } else { best };
     }
-    let (x1, y1) = xy(i1);
+    let (x1, y1) = (px[i1], py[i1]);
     let area = |a: (Real, Real), b: (Real, Real), c: (Real, Real)| {
         (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
     };
@@ -776,16 +783,14 @@ fn reduce(pts: &mut Poly, hf: Real) {
     let (mut i2, mut a2) = (usize::MAX, 0.0);
     let (mut i3, mut a3) = (usize::MAX, 0.0);
     for i in 0..n {
-        if i == i0 || i == i1 {
-            continue;
-        }
-        let a = area((x0, y0), (x1, y1), xy(i));
-        if a > a2 {
-            (i2, a2) = (i, a);
-        }
-        if a < a3 {
-            (i3, a3) = (i, a);
-        }
+        let a = area((x0, y0), (x1, y1), (px[i], py[i]));
+        let other = i != i0 && i != i1;
+        let pos = other && a > a2;
+        let neg = other && a < a3;
+        i2 = if pos { i } else { i2 };
+        a2 = if pos { a } else { a2 };
+        i3 = if neg { i } else { i3 };
+        a3 = if neg { a } else { a3 };
     }
     // Degenerate sides (all points on one side or on the diagonal): fill with the point that
     // spans the most area with the points already kept.
@@ -799,8 +804,9 @@ fn reduce(pts: &mut Poly, hf: Real) {
             if i == i0 || i == i1 || i == i2 || i == i3 {
                 continue;
             }
-            let p = xy(i);
-            let a = area((x0, y0), xy(k), p).abs() + area((x1, y1), xy(k), p).abs();
+            let p = (px[i], py[i]);
+            let pk = (px[k], py[k]);
+            let a = area((x0, y0), pk, p).abs() + area((x1, y1), pk, p).abs();
             if a > ba {
                 (bi, ba) = (i, a);
             }
@@ -811,16 +817,14 @@ fn reduce(pts: &mut Poly, hf: Real) {
             i3 = bi;
         }
     }
-    let keep = [i0, i1, i2, i3];
+    // Keep the four in their order (branch-free compaction, `w <= i`).
     let mut w = 0;
     for i in 0..n {
-        if keep.contains(&i) {
-            pts.x.swap(w, i);
-            pts.y.swap(w, i);
-            pts.z.swap(w, i);
-            pts.id.swap(w, i);
-            w += 1;
-        }
+        pts.x[w] = pts.x[i];
+        pts.y[w] = pts.y[i];
+        pts.z[w] = pts.z[i];
+        pts.id[w] = pts.id[i];
+        w += usize::from(i == i0 || i == i1 || i == i2 || i == i3);
     }
     pts.len = w;
 }
@@ -937,28 +941,22 @@ pub(crate) fn manifold_frames(
             let col = |k: usize| Vector3::new(l.rcl[k][0], l.rcl[k][1], l.rcl[k][2]);
             let tl = l.t.lanes();
             // A's edge along e_i, extreme in +n; B's edge along R_j, extreme in -n.
+            // The other two axes in increasing order (bits 0 and 1 of the codes).
+            const OTHERS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
             let mut ca_e = Vector3::zeros();
             let mut code_a = (i as u32) << 2;
-            let mut bit = 0;
-            for k in 0..3 {
-                if k != i {
-                    let s: Real = if n_local[k] >= 0.0 { 1.0 } else { -1.0 };
-                    ca_e[k] = s * l.ha[k];
-                    code_a |= u32::from(s > 0.0) << bit;
-                    bit += 1;
-                }
+            for (bit, &k) in OTHERS[i].iter().enumerate() {
+                let s: Real = if n_local[k] >= 0.0 { 1.0 } else { -1.0 };
+                ca_e[k] = s * l.ha[k];
+                code_a |= u32::from(s > 0.0) << bit;
             }
             let mut cb_e = Vector3::new(tl[0], tl[1], tl[2]);
             let mut code_b = (j as u32) << 2;
-            let mut bit = 0;
-            for k in 0..3 {
-                if k != j {
-                    let c = col(k);
-                    let s: Real = if c.dot(&n_local) > 0.0 { -1.0 } else { 1.0 };
-                    cb_e += c * (s * l.hb[k]);
-                    code_b |= u32::from(s > 0.0) << bit;
-                    bit += 1;
-                }
+            for (bit, &k) in OTHERS[j].iter().enumerate() {
+                let c = col(k);
+                let s: Real = if c.dot(&n_local) > 0.0 { -1.0 } else { 1.0 };
+                cb_e += c * (s * l.hb[k]);
+                code_b |= u32::from(s > 0.0) << bit;
             }
             let mut da = Vector3::zeros();
             da[i] = l.ha[i];
