@@ -518,18 +518,17 @@ fn point_code(kind: u32, x: u32, y: u32) -> u32 {
     (kind << 8) | (x << 11) | (y << 16)
 }
 
-/// The code of the point where a polygon edge labelled `edge` crosses side plane `plane`.
+/// The code of the point where a polygon edge labelled `edge` crosses side plane `plane`
+/// (both codes computed, then one selected: the label is unpredictable).
 #[inline(always)]
 fn crossing_code(edge: u8, plane: u8) -> u32 {
+    let (lo, hi) = (edge.min(plane) as u32, edge.max(plane) as u32);
+    let side_side = point_code(KIND_SIDE_SIDE, lo, hi);
+    let edge_side = point_code(KIND_EDGE_SIDE, edge as u32, plane as u32);
     if edge < 4 {
-        point_code(KIND_EDGE_SIDE, edge as u32, plane as u32)
+        edge_side
     } else {
-        let (lo, hi) = if edge < plane {
-            (edge, plane)
-        } else {
-            (plane, edge)
-        };
-        point_code(KIND_SIDE_SIDE, lo as u32, hi as u32)
+        side_side
     }
 }
 
@@ -627,13 +626,9 @@ fn face_contact(
     let (f1, f2) = (NEXT[f], PREV[f]);
     // Incident face: the face of the other box most anti-parallel to the reference normal.
     let row = [ri[0][f] * sf, ri[1][f] * sf, ri[2][f] * sf];
-    let mut k = 0;
-    if row[1].abs() > row[0].abs() {
-        k = 1;
-    }
-    if row[2].abs() > row[k].abs() {
-        k = 2;
-    }
+    let (a0, a1, a2) = (row[0].abs(), row[1].abs(), row[2].abs());
+    let (k01, a01) = if a1 > a0 { (1, a1) } else { (0, a0) };
+    let k = if a2 > a01 { 2 } else { k01 };
     let si: Real = if row[k] > 0.0 { -1.0 } else { 1.0 };
     let inc_face = (k as u32) * 2 + u32::from(si > 0.0);
     let (k1, k2) = (NEXT[k], PREV[k]);
