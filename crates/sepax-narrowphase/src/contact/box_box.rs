@@ -544,11 +544,8 @@ fn clip<const Y: bool>(
     plane: u8,
 ) -> bool {
     let n = input.len.min(8);
-    let mut outside = false;
-    for &u in if Y { &input.y[..n] } else { &input.x[..n] } {
-        outside |= !(u * sign <= limit);
-    }
-    if !outside {
+    let coords = if Y { &input.y[..n] } else { &input.x[..n] };
+    if coords.iter().all(|&u| u * sign <= limit) {
         return false;
     }
     // The closing edge ends at the first point.
