@@ -41,6 +41,18 @@ impl V4 {
     pub(crate) fn lanes(self) -> [Real; 4] {
         self.0.to_array()
     }
+    /// The least of lanes 0..2 (plain comparisons, which compile to `minss`; callers keep NaN
+    /// out).
+    #[inline(always)]
+    pub(crate) fn hmin3(self) -> Real {
+        let [x, y, z, _] = self.lanes();
+        let m = if y < x { y } else { x };
+        if z < m {
+            z
+        } else {
+            m
+        }
+    }
     /// Lane `k` takes lane `(k + 1) % 3` (lane 3 kept).
     #[inline(always)]
     pub(crate) fn rot1(self) -> V4 {

@@ -17,6 +17,7 @@
 //! (where most separated pairs separate), and at the end.
 
 use super::BoxFrame;
+use crate::lanes::V4;
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Obb};
@@ -35,86 +36,6 @@ pub enum FastVerdict {
     Overlapping,
     /// Not decidable at `Real` precision within the bound.
     Undecided,
-}
-
-#[cfg(not(feature = "f64"))]
-type Lanes = wide::f32x4;
-#[cfg(feature = "f64")]
-type Lanes = wide::f64x4;
-
-/// Four lanes of `Real` on SSE (wide's safe wrappers; lanes 0..2 hold x, y, z, lane 3 is
-/// padding that no minimum reads).
-#[derive(Clone, Copy)]
-struct V4(Lanes);
-
-impl V4 {
-    #[inline(always)]
-    fn new(x: Real, y: Real, z: Real, w: Real) -> V4 {
-        V4(Lanes::new([x, y, z, w]))
-    }
-    #[inline(always)]
-    fn splat(x: Real) -> V4 {
-        V4(Lanes::splat(x))
-    }
-    #[inline(always)]
-    fn abs(self) -> V4 {
-        V4(self.0.abs())
-    }
-    #[inline(always)]
-    fn min(self, o: V4) -> V4 {
-        V4(self.0.fast_min(o.0))
-    }
-    #[inline(always)]
-    fn lanes(self) -> [Real; 4] {
-        self.0.to_array()
-    }
-    #[inline(always)]
-    fn hmin3(self) -> Real {
-        // Plain comparisons compile to `minss`; inputs are finite (checked by `bound`).
-        let [x, y, z, _] = self.lanes();
-        let m = if y < x { y } else { x };
-        if z < m {
-            z
-        } else {
-            m
-        }
-    }
-    /// Lane `k` takes lane `(k + 1) % 3` (lane 3 kept).
-    #[inline(always)]
-    fn rot1(self) -> V4 {
-        let [x, y, z, w] = self.lanes();
-        V4::new(y, z, x, w)
-    }
-    /// Lane `k` takes lane `(k + 2) % 3` (lane 3 kept).
-    #[inline(always)]
-    fn rot2(self) -> V4 {
-        let [x, y, z, w] = self.lanes();
-        V4::new(z, x, y, w)
-    }
-}
-
-impl core::ops::Add for V4 {
-    type Output = V4;
-    #[inline(always)]
-    fn add(self, o: V4) -> V4 {
-        V4(self.0 + o.0)
-    }
-}
-
-impl core::ops::Sub for V4 {
-    type Output = V4;
-    #[inline(always)]
-    fn sub(self, o: V4) -> V4 {
-        V4(self.0 - o.0)
-    }
-}
-
-impl core::ops::Mul for V4 {
-    type Output = V4;
-    #[inline(always)]
-    fn mul(self, o: V4) -> V4 {
-        V4(self.0 * o.0)
-    }
 }
 
 /// The filter on two OBBs, in `a`'s frame.
