@@ -38,7 +38,7 @@
 //! complete: proxies inserted or moved since the last build are kept in a short list and tested
 //! directly.
 
-use sepax_shapes::math::{Real, Vector3};
+use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::Aabb;
 
 use crate::brute::{overlaps, pair_key, Slots};
@@ -78,18 +78,27 @@ impl core::fmt::Display for CellSizeError {
 
 impl std::error::Error for CellSizeError {}
 
-/// How the last build maps cells to buckets.
+/// How the entries are keyed.
 #[derive(Debug, Clone, Copy)]
 enum Layout {
-    /// One bucket per cell of the box `origin .. origin + dims` of occupied home cells, in
-    /// x-major order.
+    /// Home cells in the box `origin .. origin + dims` (the occupied cells plus some slack),
+    /// keyed in x-major order with one empty padding cell at the high end of y and z:
+    /// `key = (rx * py + ry) * pz + rz` with `r = cell - origin`, `py = dims[1] + 1`,
+    /// `pz = dims[2] + 1`. Entries are kept sorted by key across frames.
     Dense { origin: [i64; 3], dims: [i64; 3] },
-    /// `hash(cell) & mask`.
+    /// `hash(cell) & mask`; rebuilt from scratch every frame, with a bucket-start table.
     Hashed { mask: u32 },
 }
 
-/// Dense layouts are used up to this many cells per regular proxy.
-const DENSE_CELLS_PER_PROXY: i64 = 16;
+/// Where a slot is listed by the last build.
+const NOWHERE: u8 = 0;
+/// In `entries`.
+const REGULAR: u8 = 1;
+/// In `oversize`.
+const OVERSIZE: u8 = 2;
+
+/// Below this many re-keyed entries a comparison sort beats the radix sort's fixed cost.
+const RADIX_MIN: usize = 256;
 
 /// A stored proxy.
 #[derive(Debug, Clone, Copy)]
@@ -99,27 +108,36 @@ struct Proxy {
 }
 
 /// A regular proxy in the sorted arrays: its box (copied, so the pair loop reads memory in
-/// order), slot and bucket (32 bytes in f32). The home cell is recomputed from the box where a
-/// hashed layout needs it (the dense layout never does: a bucket is a cell).
+/// order), slot and key (32 bytes in f32).
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     aabb: Aabb,
     slot: u32,
-    /// Bucket of the home cell in the last build's layout.
-    bucket: u32,
+    /// Dense key or hash bucket of the home cell in the last build's layout.
+    key: u32,
 }
 
-/// Sorts `items` by bucket (stable), using `tmp` as the second buffer; `buckets` bounds the
-/// keys. Least significant digit first, 11 bits per pass.
-fn radix_sort(items: &mut Vec<Entry>, tmp: &mut Vec<Entry>, buckets: usize) {
+/// What a box is in a dense layout.
+enum Class {
+    /// Regular, with this key.
+    Key(u32),
+    /// Wider than one cell on some axis.
+    Oversize,
+    /// Regular, but its home cell lies outside the layout.
+    Outside,
+}
+
+/// Sorts `items` by key (stable), using `tmp` as the second buffer; `bound` bounds the keys.
+/// Least significant digit first, 11 bits per pass.
+fn radix_sort(items: &mut Vec<Entry>, tmp: &mut Vec<Entry>, bound: usize) {
     const BITS: u32 = 11;
     const DIGITS: usize = 1 << BITS;
-    let key_bits = usize::BITS - buckets.saturating_sub(1).leading_zeros();
+    let key_bits = usize::BITS - bound.saturating_sub(1).leading_zeros();
     let mut shift = 0;
     while shift < key_bits.max(1) {
         let mut count = [0u32; DIGITS + 1];
         for e in items.iter() {
-            count[((e.bucket >> shift) as usize & (DIGITS - 1)) + 1] += 1;
+            count[((e.key >> shift) as usize & (DIGITS - 1)) + 1] += 1;
         }
         for d in 1..=DIGITS {
             count[d] += count[d - 1];
@@ -127,7 +145,7 @@ fn radix_sort(items: &mut Vec<Entry>, tmp: &mut Vec<Entry>, buckets: usize) {
         tmp.clear();
         tmp.resize(items.len(), empty_entry());
         for e in items.iter() {
-            let d = (e.bucket >> shift) as usize & (DIGITS - 1);
+            let d = (e.key >> shift) as usize & (DIGITS - 1);
             tmp[count[d] as usize] = *e;
             count[d] += 1;
         }
@@ -141,7 +159,105 @@ fn empty_entry() -> Entry {
     Entry {
         aabb: Aabb::new_unchecked(Default::default(), Default::default()),
         slot: 0,
-        bucket: 0,
+        key: 0,
+    }
+}
+
+/// The cell coordinates of a point: `floor(p * inv)` per axis, saturating at the ends of
+/// `i32`; monotone in each coordinate. Every cell in this module comes from here, so the build
+/// and the queries agree exactly. Truncation and a branch-free correction (`floor` is a library
+/// call on baseline x86-64), four lanes at once; clamping below at `i32::MIN` first keeps the
+/// correction from overflowing (a NaN lands on some cell; it overlaps nothing anyway).
+#[cfg(not(feature = "f64"))]
+#[inline(always)]
+fn cells(inv: Real, p: Point3) -> [i32; 3] {
+    use wide::{f32x4, i32x4};
+    let t = f32x4::new([p.x, p.y, p.z, 0.0]) * f32x4::splat(inv);
+    // `maxps`: the clamp (a NaN lane becomes the bound).
+    let t = t.fast_max(f32x4::splat(i32::MIN as f32));
+    // Truncation saturates at `i32::MAX` for `t >= 2^31`.
+    let i = t.trunc_int();
+    // All ones (-1) where the truncation rounded up, that is, for negative non-integers.
+    let above: i32x4 = wide::bytemuck::cast(f32x4::from_i32x4(i).simd_gt(t));
+    let c = (i + above).to_array();
+    [c[0], c[1], c[2]]
+}
+
+/// The cell coordinates of a point (see the `f32` version); scalar in `f64`.
+#[cfg(feature = "f64")]
+#[inline(always)]
+fn cells(inv: Real, p: Point3) -> [i32; 3] {
+    const LOW: Real = i32::MIN as Real;
+    [p.x, p.y, p.z].map(|x| {
+        let t = x * inv;
+        // A NaN becomes the bound, as in the `f32` version.
+        let t = if t >= LOW { t } else { LOW };
+        let i = t as i32;
+        i - ((i as Real) > t) as i32
+    })
+}
+
+/// The dense key of home cell `c`, or `None` outside the layout.
+#[inline(always)]
+fn dense_key(c: [i32; 3], origin: [i64; 3], dims: [i64; 3]) -> Option<u32> {
+    let r = [0, 1, 2].map(|k| i64::from(c[k]) - origin[k]);
+    let inside = ((r[0] as u64) < dims[0] as u64)
+        & ((r[1] as u64) < dims[1] as u64)
+        & ((r[2] as u64) < dims[2] as u64);
+    inside.then(|| ((r[0] * (dims[1] + 1) + r[1]) * (dims[2] + 1) + r[2]) as u32)
+}
+
+/// A dense layout holding home cells `lo ..= hi` with some slack around them (so that boxes
+/// drifting out of the box of occupied cells rarely force a new layout), or `None` when its
+/// keys, and the largest key bound the pair search forms, would not fit below `u32::MAX`.
+fn dense_layout(lo: [i32; 3], hi: [i32; 3]) -> Option<([i64; 3], [i64; 3])> {
+    let extent = [0, 1, 2].map(|k| i64::from(hi[k]) - i64::from(lo[k]) + 1);
+    [true, false].into_iter().find_map(|slack| {
+        let s = extent.map(|e| if slack { (e / 4).max(2) } else { 0 });
+        let origin = [0, 1, 2].map(|k| i64::from(lo[k]) - s[k]);
+        let dims = [0, 1, 2].map(|k| extent[k] + 2 * s[k]);
+        let (py, pz) = (dims[1] as u128 + 1, dims[2] as u128 + 1);
+        let cells = dims[0] as u128 * py * pz;
+        // Keys are below `cells`; the search bounds reach `key + py * pz + pz + 1`, and
+        // `u32::MAX` is the sentinel above every bound.
+        (cells + py * pz + pz + 1 < u128::from(u32::MAX)).then_some((origin, dims))
+    })
+}
+
+/// The regular pairs of a dense layout, by merge cursors over the sorted keys (see the module
+/// documentation). `keys[entries.len()]` is the sentinel `u32::MAX`.
+#[inline(never)]
+fn dense_pairs(entries: &[Entry], keys: &[u32], dims: [i64; 3], out: &mut Vec<u64>) {
+    let (py, pz) = ((dims[1] + 1) as u32, (dims[2] + 1) as u32);
+    let plane = py * pz;
+    // Lower key bounds of the four forward rows relative to the home key; each row covers
+    // three cells (z - 1 ..= z + 1).
+    let rows = [pz - 1, plane - pz - 1, plane - 1, plane + pz - 1];
+    let mut cursor = [0usize; 4];
+    for (i, a) in entries.iter().enumerate() {
+        let k = keys[i];
+        // The rest of the home cell and the next cell on z.
+        let mut j = i + 1;
+        while keys[j] <= k + 1 {
+            if overlaps(&a.aabb, &entries[j].aabb) {
+                out.push(pair_key(a.slot, entries[j].slot));
+            }
+            j += 1;
+        }
+        for r in 0..4 {
+            let lo = k + rows[r];
+            let mut j = cursor[r];
+            while keys[j] < lo {
+                j += 1;
+            }
+            cursor[r] = j;
+            while keys[j] <= lo + 2 {
+                if overlaps(&a.aabb, &entries[j].aabb) {
+                    out.push(pair_key(a.slot, entries[j].slot));
+                }
+                j += 1;
+            }
+        }
     }
 }
 
@@ -167,18 +283,24 @@ pub struct SortedGrid {
     cell_size: Real,
     inv_cell: Real,
     proxies: Slots<Proxy>,
-    /// Slots inserted or moved since the last build (each once).
+    /// Slots inserted, moved or removed since the last build (each once).
     dirty: Vec<u32>,
     /// Per slot: whether it is in `dirty` (kept across removal, so a reused slot is not listed
     /// twice).
     listed: Vec<bool>,
-    /// Regular proxies of the last build, grouped by bucket.
+    /// Per slot: where the last build listed it (`NOWHERE`, `REGULAR` or `OVERSIZE`).
+    place: Vec<u8>,
+    /// Regular proxies of the last build, sorted by key.
     entries: Vec<Entry>,
+    /// The keys of `entries` followed by the sentinel `u32::MAX` (dense layout only).
+    entry_keys: Vec<u32>,
+    /// Entries whose key changed (or new ones) during a coherent build (scratch).
+    moved: Vec<Entry>,
     /// The second buffer of the radix sort.
     sorted: Vec<Entry>,
-    /// `entries[start[b]..start[b + 1]]` is bucket `b` (`buckets + 1` values).
+    /// Hashed layout: `entries[start[b]..start[b + 1]]` is bucket `b` (`buckets + 1` values).
     start: Vec<u32>,
-    /// How cells map to buckets in the last build.
+    /// How cells map to keys in the last build.
     layout: Layout,
     /// Slots of the oversize proxies of the last build.
     oversize: Vec<u32>,
@@ -211,7 +333,10 @@ impl SortedGrid {
             proxies: Slots::default(),
             dirty: Vec::new(),
             listed: Vec::new(),
+            place: Vec::new(),
             entries: Vec::new(),
+            entry_keys: Vec::new(),
+            moved: Vec::new(),
             sorted: Vec::new(),
             start: vec![0, 0],
             layout: Layout::Hashed { mask: 0 },
@@ -236,80 +361,62 @@ impl SortedGrid {
         self.proxies.capacity_bytes()
             + self.dirty.capacity() * size_of::<u32>()
             + self.listed.capacity()
-            + (self.entries.capacity() + self.sorted.capacity()) * size_of::<Entry>()
-            + self.start.capacity() * size_of::<u32>()
-            + self.oversize.capacity() * size_of::<u32>()
+            + self.place.capacity()
+            + (self.entries.capacity() + self.moved.capacity() + self.sorted.capacity())
+                * size_of::<Entry>()
+            + (self.entry_keys.capacity() + self.start.capacity() + self.oversize.capacity())
+                * size_of::<u32>()
             + self.keys.capacity() * size_of::<u64>()
-    }
-
-    /// The cell coordinate of `x`: `floor(x * inv_cell)`, monotone in `x`, saturating at the
-    /// ends of `i32`. (Truncation then a correction, rather than `floor`, which is a library
-    /// call on baseline x86-64.)
-    #[inline(always)]
-    fn coord(&self, x: Real) -> i32 {
-        let t = x * self.inv_cell;
-        let i = t as i32;
-        if (i as Real) > t {
-            i.saturating_sub(1)
-        } else {
-            i
-        }
     }
 
     /// The cell of a box's lower corner (its home cell when it is regular).
     #[inline(always)]
     fn home_cell(&self, b: &Aabb) -> [i32; 3] {
-        let lo = b.min();
-        [self.coord(lo.x), self.coord(lo.y), self.coord(lo.z)]
+        cells(self.inv_cell, b.min())
     }
 
     /// Home cell of a box, or `None` when it is oversize.
     #[inline(always)]
     fn home(&self, b: &Aabb) -> Option<[i32; 3]> {
-        let (lo, hi) = (b.min(), b.max());
-        let c = [self.coord(lo.x), self.coord(lo.y), self.coord(lo.z)];
-        let h = [self.coord(hi.x), self.coord(hi.y), self.coord(hi.z)];
-        (0..3)
-            .all(|k| i64::from(h[k]) - i64::from(c[k]) <= 1)
-            .then_some(c)
+        let c = cells(self.inv_cell, b.min());
+        let h = cells(self.inv_cell, b.max());
+        // `h >= c` (monotone), so the wrapped difference is the true one.
+        let regular = (h[0].wrapping_sub(c[0]) as u32 <= 1)
+            & (h[1].wrapping_sub(c[1]) as u32 <= 1)
+            & (h[2].wrapping_sub(c[2]) as u32 <= 1);
+        regular.then_some(c)
     }
 
-    /// The bucket of a cell, or `None` for a cell outside the dense layout (no entries).
+    /// A box's class in the dense layout `origin`, `dims`.
     #[inline(always)]
-    fn bucket(&self, c: [i32; 3]) -> Option<usize> {
-        match self.layout {
-            Layout::Dense { origin, dims } => {
-                let mut index = 0i64;
-                for k in 0..3 {
-                    let r = i64::from(c[k]) - origin[k];
-                    if !(0..dims[k]).contains(&r) {
-                        return None;
-                    }
-                    index = index * dims[k] + r;
-                }
-                Some(index as usize)
-            }
-            Layout::Hashed { mask } => {
-                // Three-prime XOR hash, then a multiply-xorshift.
-                let [x, y, z] = c.map(|v| v as u32 as u64);
-                let mut h = x.wrapping_mul(73_856_093)
-                    ^ y.wrapping_mul(19_349_663)
-                    ^ z.wrapping_mul(83_492_791);
-                h = h.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                h ^= h >> 32;
-                Some((h as u32 & mask) as usize)
-            }
+    fn classify(&self, b: &Aabb, origin: [i64; 3], dims: [i64; 3]) -> Class {
+        match self.home(b) {
+            None => Class::Oversize,
+            Some(c) => match dense_key(c, origin, dims) {
+                Some(k) => Class::Key(k),
+                None => Class::Outside,
+            },
         }
     }
 
-    /// The entries of the bucket of `cell` (cells of other buckets' entries are skipped by the
-    /// callers' home-cell comparison).
+    /// The hash bucket of a cell.
     #[inline(always)]
-    fn bucket_entries(&self, cell: [i32; 3]) -> &[Entry] {
-        match self.bucket(cell) {
-            Some(b) => &self.entries[self.start[b] as usize..self.start[b + 1] as usize],
-            None => &[],
-        }
+    fn hash_bucket(c: [i32; 3], mask: u32) -> usize {
+        // Three-prime XOR hash, then a multiply-xorshift.
+        let [x, y, z] = c.map(|v| v as u32 as u64);
+        let mut h =
+            x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663) ^ z.wrapping_mul(83_492_791);
+        h = h.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 32;
+        (h as u32 & mask) as usize
+    }
+
+    /// The entries of the bucket of `cell` in a hashed layout (cells of other buckets' entries
+    /// are skipped by the callers' home-cell comparison).
+    #[inline(always)]
+    fn bucket_entries(&self, cell: [i32; 3], mask: u32) -> &[Entry] {
+        let b = Self::hash_bucket(cell, mask);
+        &self.entries[self.start[b] as usize..self.start[b + 1] as usize]
     }
 
     /// Marks a slot as changed since the last build.
@@ -317,11 +424,20 @@ impl SortedGrid {
         let s = slot as usize;
         if self.listed.len() <= s {
             self.listed.resize(s + 1, false);
+            self.place.resize(s + 1, NOWHERE);
         }
         if !self.listed[s] {
             self.listed[s] = true;
             self.dirty.push(slot);
         }
+    }
+
+    /// Forgets the dirty list (after a build).
+    fn clear_dirty(&mut self) {
+        for &slot in &self.dirty {
+            self.listed[slot as usize] = false;
+        }
+        self.dirty.clear();
     }
 
     /// Whether slot `slot` holds a live proxy that the last build listed as it is now.
@@ -330,15 +446,158 @@ impl SortedGrid {
         self.proxies.at(slot).is_some() && !self.listed.get(slot as usize).copied().unwrap_or(false)
     }
 
-    /// Counting sort of every live proxy into the buckets (regular) or the oversize list.
+    /// Brings the sorted entries up to date.
     fn build(&mut self) {
-        self.oversize.clear();
-        for &slot in &self.dirty {
-            self.listed[slot as usize] = false;
+        if let Layout::Dense { origin, dims } = self.layout {
+            if self.build_coherent(origin, dims) {
+                self.clear_dirty();
+                return;
+            }
         }
-        self.dirty.clear();
-        // Pass 1 (slot order, sequential): regular proxies into `sorted` with their home cell,
-        // oversize ones to their list; the box of occupied home cells picks the layout.
+        self.clear_dirty();
+        self.build_full();
+    }
+
+    /// The coherent build of a dense layout: only the listed (dirty) proxies are looked at;
+    /// those whose key is unchanged keep their place, the others are taken out, sorted and
+    /// merged back. Returns false, leaving a state that only [`Self::build_full`] may follow,
+    /// when a home cell falls outside the layout.
+    fn build_coherent(&mut self, origin: [i64; 3], dims: [i64; 3]) -> bool {
+        let mut moved = core::mem::take(&mut self.moved);
+        moved.clear();
+        let done = self.rekey(&mut moved, origin, dims);
+        if done {
+            let (py, pz) = (dims[1] as usize + 1, dims[2] as usize + 1);
+            self.merge(&mut moved, dims[0] as usize * py * pz);
+        }
+        self.moved = moved;
+        done
+    }
+
+    /// Refreshes the oversize list and the entries from the dirty proxies, moving the entries
+    /// whose key changed (and new proxies) to `moved`. False when a home cell falls outside
+    /// the layout.
+    #[inline(never)]
+    fn rekey(&mut self, moved: &mut Vec<Entry>, origin: [i64; 3], dims: [i64; 3]) -> bool {
+        // The oversize list, compacted in place.
+        let mut w = 0;
+        for r in 0..self.oversize.len() {
+            let slot = self.oversize[r];
+            if self.listed[slot as usize] {
+                let Some(p) = self.proxies.at(slot) else {
+                    self.place[slot as usize] = NOWHERE;
+                    continue;
+                };
+                match self.classify(&p.aabb, origin, dims) {
+                    Class::Oversize => {}
+                    Class::Key(key) => {
+                        moved.push(Entry {
+                            aabb: p.aabb,
+                            slot,
+                            key,
+                        });
+                        self.place[slot as usize] = REGULAR;
+                        continue;
+                    }
+                    Class::Outside => return false,
+                }
+            }
+            self.oversize[w] = slot;
+            w += 1;
+        }
+        self.oversize.truncate(w);
+        // The entries, compacted in place: the kept ones stay sorted.
+        let mut w = 0;
+        for r in 0..self.entries.len() {
+            let mut e = self.entries[r];
+            if self.listed[e.slot as usize] {
+                let Some(p) = self.proxies.at(e.slot) else {
+                    self.place[e.slot as usize] = NOWHERE;
+                    continue;
+                };
+                e.aabb = p.aabb;
+                match self.classify(&e.aabb, origin, dims) {
+                    Class::Key(key) if key == e.key => {}
+                    Class::Key(key) => {
+                        e.key = key;
+                        moved.push(e);
+                        continue;
+                    }
+                    Class::Oversize => {
+                        self.oversize.push(e.slot);
+                        self.place[e.slot as usize] = OVERSIZE;
+                        continue;
+                    }
+                    Class::Outside => return false,
+                }
+            }
+            self.entries[w] = e;
+            w += 1;
+        }
+        self.entries.truncate(w);
+        // Proxies listed nowhere yet (inserted since the last build).
+        for &slot in &self.dirty {
+            if self.place[slot as usize] != NOWHERE {
+                continue;
+            }
+            let Some(p) = self.proxies.at(slot) else {
+                continue;
+            };
+            match self.classify(&p.aabb, origin, dims) {
+                Class::Key(key) => {
+                    moved.push(Entry {
+                        aabb: p.aabb,
+                        slot,
+                        key,
+                    });
+                    self.place[slot as usize] = REGULAR;
+                }
+                Class::Oversize => {
+                    self.oversize.push(slot);
+                    self.place[slot as usize] = OVERSIZE;
+                }
+                Class::Outside => return false,
+            }
+        }
+        true
+    }
+
+    /// Sorts `moved` by key (keys below `bound`) and merges it into the sorted entries, from
+    /// the back, in place; then refreshes `entry_keys`.
+    #[inline(never)]
+    fn merge(&mut self, moved: &mut Vec<Entry>, bound: usize) {
+        if moved.len() >= RADIX_MIN {
+            radix_sort(moved, &mut self.sorted, bound);
+        } else {
+            moved.sort_unstable_by_key(|e| e.key);
+        }
+        let entries = &mut self.entries;
+        let (mut i, mut j) = (entries.len(), moved.len());
+        entries.resize(i + j, empty_entry());
+        let mut k = entries.len();
+        while j > 0 {
+            k -= 1;
+            if i > 0 && entries[i - 1].key > moved[j - 1].key {
+                entries[k] = entries[i - 1];
+                i -= 1;
+            } else {
+                entries[k] = moved[j - 1];
+                j -= 1;
+            }
+        }
+        self.entry_keys.clear();
+        self.entry_keys.extend(entries.iter().map(|e| e.key));
+        self.entry_keys.push(u32::MAX);
+    }
+
+    /// Sorts every live proxy into the entries (regular) or the oversize list, choosing the
+    /// layout from the box of occupied home cells.
+    #[inline(never)]
+    fn build_full(&mut self) {
+        self.oversize.clear();
+        self.place.fill(NOWHERE);
+        // Pass 1 (slot order, sequential): regular proxies into `items`, oversize ones to
+        // their list; the box of occupied home cells picks the layout.
         let mut items = core::mem::take(&mut self.sorted);
         items.clear();
         let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
@@ -352,118 +611,74 @@ impl SortedGrid {
                     items.push(Entry {
                         aabb: p.aabb,
                         slot: id.index,
-                        bucket: 0,
+                        key: 0,
                     });
+                    self.place[id.index as usize] = REGULAR;
                 }
-                None => self.oversize.push(id.index),
+                None => {
+                    self.oversize.push(id.index);
+                    self.place[id.index as usize] = OVERSIZE;
+                }
             }
         }
-        let regular = items.len() as i64;
-        let dims = [0, 1, 2].map(|k| (i64::from(hi[k]) - i64::from(lo[k]) + 1).max(1));
-        let cells = dims[0]
-            .checked_mul(dims[1])
-            .and_then(|c| c.checked_mul(dims[2]));
-        let budget = DENSE_CELLS_PER_PROXY * regular + 1024;
-        let buckets = match cells {
-            Some(cells) if regular > 0 && cells <= budget => {
-                self.layout = Layout::Dense {
-                    origin: lo.map(i64::from),
-                    dims,
-                };
-                cells as usize
+        let regular = items.len();
+        let dense = if regular > 0 {
+            dense_layout(lo, hi)
+        } else {
+            None
+        };
+        let bound = match dense {
+            Some((origin, dims)) => {
+                self.layout = Layout::Dense { origin, dims };
+                for e in items.iter_mut() {
+                    // Every home cell lies in the layout.
+                    e.key = dense_key(self.home_cell(&e.aabb), origin, dims).unwrap_or(0);
+                }
+                dims[0] as usize * (dims[1] as usize + 1) * (dims[2] as usize + 1)
             }
-            _ => {
-                let buckets = (2 * regular as usize).next_power_of_two().max(16);
-                self.layout = Layout::Hashed {
-                    mask: (buckets - 1) as u32,
-                };
+            None => {
+                let buckets = (2 * regular).next_power_of_two().max(16);
+                let mask = (buckets - 1) as u32;
+                self.layout = Layout::Hashed { mask };
+                for e in items.iter_mut() {
+                    e.key = Self::hash_bucket(self.home_cell(&e.aabb), mask) as u32;
+                }
                 buckets
             }
         };
-        // Pass 2 (sequential): bucket of each item.
-        for e in items.iter_mut() {
-            // Every home cell lies in the dense box, and every hash in the table.
-            e.bucket = self.bucket(self.home_cell(&e.aabb)).unwrap_or(0) as u32;
-        }
-        // Pass 3: stable LSD radix sort by bucket, 11 bits per pass (2048 counters stay in L1
-        // cache, and the scatter writes 2048 sequential streams): far fewer cache misses than
-        // counting into one counter per cell in slot order.
+        // Stable LSD radix sort by key, 11 bits per pass (2048 counters stay in L1 cache, and
+        // the scatter writes 2048 sequential streams).
         let mut other = core::mem::take(&mut self.entries);
-        radix_sort(&mut items, &mut other, buckets);
+        radix_sort(&mut items, &mut other, bound);
         self.entries = items;
         self.sorted = other;
-        // Pass 4 (sequential): bucket starts; `entries[start[b]..start[b + 1]]` is bucket `b`.
-        let start = &mut self.start;
-        start.clear();
-        start.resize(buckets + 1, 0);
-        let mut next = 0;
-        for (i, e) in self.entries.iter().enumerate() {
-            let b = e.bucket as usize;
-            if next <= b {
-                start[next..=b].fill(i as u32);
-                next = b + 1;
+        match self.layout {
+            Layout::Dense { .. } => {
+                self.entry_keys.clear();
+                self.entry_keys.extend(self.entries.iter().map(|e| e.key));
+                self.entry_keys.push(u32::MAX);
             }
-        }
-        start[next..].fill(self.entries.len() as u32);
-    }
-
-    /// The regular pairs of a dense layout. Cells are buckets, in x-major order, so the three
-    /// cells `(x + dx, y + dy, z - 1 ..= z + 1)` of a forward neighbour row are one contiguous
-    /// range of entries: five ranges (the rest of the cell, the next cell on z, three rows)
-    /// instead of thirteen cell lookups, clamped to the grid so no row wraps into another.
-    fn dense_pairs(&self, dims: [i64; 3], keys: &mut Vec<u64>) {
-        let [sx, sy, sz] = dims.map(|d| d as usize);
-        let entries = &self.entries;
-        let start = &self.start;
-        // Entries of cells `row + z0 ..= row + z1`.
-        let range = |row: usize, z0: usize, z1: usize| {
-            &entries[start[row + z0] as usize..start[row + z1 + 1] as usize]
-        };
-        let mut test = |a: &Entry, others: &[Entry]| {
-            for o in others {
-                if overlaps(&a.aabb, &o.aabb) {
-                    keys.push(pair_key(a.slot, o.slot));
-                }
-            }
-        };
-        for x in 0..sx {
-            for y in 0..sy {
-                let row = (x * sy + y) * sz;
-                for z in 0..sz {
-                    let b = row + z;
-                    let (s, e) = (start[b] as usize, start[b + 1] as usize);
-                    if s == e {
-                        continue;
-                    }
-                    let (z0, z1) = (z.saturating_sub(1), (z + 1).min(sz - 1));
-                    for i in s..e {
-                        let a = &entries[i];
-                        test(a, &entries[i + 1..e]);
-                        if z + 1 < sz {
-                            test(a, range(row, z + 1, z + 1));
-                        }
-                        if y + 1 < sy {
-                            test(a, range(row + sz, z0, z1));
-                        }
-                        if x + 1 < sx {
-                            let next = row + sy * sz;
-                            if y > 0 {
-                                test(a, range(next - sz, z0, z1));
-                            }
-                            test(a, range(next, z0, z1));
-                            if y + 1 < sy {
-                                test(a, range(next + sz, z0, z1));
-                            }
-                        }
+            Layout::Hashed { .. } => {
+                // Bucket starts; `entries[start[b]..start[b + 1]]` is bucket `b`.
+                let start = &mut self.start;
+                start.clear();
+                start.resize(bound + 1, 0);
+                let mut next = 0;
+                for (i, e) in self.entries.iter().enumerate() {
+                    let b = e.key as usize;
+                    if next <= b {
+                        start[next..=b].fill(i as u32);
+                        next = b + 1;
                     }
                 }
+                start[next..].fill(self.entries.len() as u32);
             }
         }
     }
 
     /// The regular pairs of a hashed layout: per entry, the rest of its cell and the 13 forward
     /// neighbour cells, skipping entries of other cells that share a bucket.
-    fn hashed_pairs(&self, keys: &mut Vec<u64>) {
+    fn hashed_pairs(&self, mask: u32, keys: &mut Vec<u64>) {
         let entries = &self.entries;
         for b in 0..self.start.len() - 1 {
             let (s, e) = (self.start[b] as usize, self.start[b + 1] as usize);
@@ -486,7 +701,7 @@ impl SortedGrid {
                         continue;
                     };
                     let c = [x, y, z];
-                    for other in self.bucket_entries(c) {
+                    for other in self.bucket_entries(c, mask) {
                         if self.home_cell(&other.aabb) == c && overlaps(&a.aabb, &other.aabb) {
                             keys.push(pair_key(a.slot, other.slot));
                         }
@@ -506,8 +721,12 @@ impl BroadPhase for SortedGrid {
 
     fn remove(&mut self, id: ProxyId) -> bool {
         // The sorted arrays may still list the slot: queries skip slots that are no longer
-        // live, or listed as dirty (a newer proxy in the same slot).
-        self.proxies.remove(id).is_some()
+        // live, or listed as dirty (a newer proxy in the same slot); the next build drops it.
+        let removed = self.proxies.remove(id).is_some();
+        if removed {
+            self.mark_dirty(id.index);
+        }
+        removed
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb, _displacement: Vector3) -> bool {
@@ -548,29 +767,73 @@ impl BroadPhase for SortedGrid {
         // Regular boxes meeting the query have home cells in [cell(q.min) - 1, cell(q.max)]
         // (clamped: no home cell lies below i32::MIN).
         let (qlo, qhi) = (aabb.min(), aabb.max());
-        let lo = [qlo.x, qlo.y, qlo.z].map(|x| self.coord(x).saturating_sub(1));
-        let hi = [qhi.x, qhi.y, qhi.z].map(|x| self.coord(x));
-        let cells = (0..3)
-            .map(|k| (i64::from(hi[k]) - i64::from(lo[k]) + 1) as u128)
-            .product::<u128>();
-        if cells <= self.entries.len() as u128 {
-            for x in lo[0]..=hi[0] {
-                for y in lo[1]..=hi[1] {
-                    for z in lo[2]..=hi[2] {
-                        let c = [x, y, z];
-                        stats.nodes_visited += 1;
-                        for e in self.bucket_entries(c) {
-                            if self.home_cell(&e.aabb) == c
-                                && self.current(e.slot)
-                                && !report(e.slot, &e.aabb, &mut stats)
-                            {
-                                return stats;
+        let lo = cells(self.inv_cell, qlo).map(|c| c.saturating_sub(1));
+        let hi = cells(self.inv_cell, qhi);
+        let n = self.entries.len();
+        let mut scan_all = true;
+        match self.layout {
+            Layout::Dense { origin, dims } => {
+                // Rows (x, y) of the layout that the range meets, each one key range.
+                let r = |k: usize| {
+                    let a = (i64::from(lo[k]) - origin[k]).max(0);
+                    let b = (i64::from(hi[k]) - origin[k]).min(dims[k] - 1);
+                    (a, b)
+                };
+                let (rx, ry, rz) = (r(0), r(1), r(2));
+                let empty = rx.0 > rx.1 || ry.0 > ry.1 || rz.0 > rz.1;
+                let rows = if empty {
+                    0
+                } else {
+                    (rx.1 - rx.0 + 1) as u128 * (ry.1 - ry.0 + 1) as u128
+                };
+                // A row costs a binary search: scan everything instead when that is cheaper.
+                if empty {
+                    scan_all = false;
+                } else if rows * 16 <= n as u128 {
+                    scan_all = false;
+                    let (py, pz) = (dims[1] + 1, dims[2] + 1);
+                    let keys = &self.entry_keys[..n];
+                    for x in rx.0..=rx.1 {
+                        for y in ry.0..=ry.1 {
+                            stats.nodes_visited += 1;
+                            let row = (x * py + y) * pz;
+                            let (k0, k1) = ((row + rz.0) as u32, (row + rz.1) as u32);
+                            let s = keys.partition_point(|&k| k < k0);
+                            for e in self.entries[s..].iter().take_while(|e| e.key <= k1) {
+                                if self.current(e.slot) && !report(e.slot, &e.aabb, &mut stats) {
+                                    return stats;
+                                }
                             }
                         }
                     }
                 }
             }
-        } else {
+            Layout::Hashed { mask } => {
+                let cells = (0..3)
+                    .map(|k| (i64::from(hi[k]) - i64::from(lo[k]) + 1) as u128)
+                    .product::<u128>();
+                if cells <= n as u128 {
+                    scan_all = false;
+                    for x in lo[0]..=hi[0] {
+                        for y in lo[1]..=hi[1] {
+                            for z in lo[2]..=hi[2] {
+                                let c = [x, y, z];
+                                stats.nodes_visited += 1;
+                                for e in self.bucket_entries(c, mask) {
+                                    if self.home_cell(&e.aabb) == c
+                                        && self.current(e.slot)
+                                        && !report(e.slot, &e.aabb, &mut stats)
+                                    {
+                                        return stats;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if scan_all {
             stats.nodes_visited += 1;
             for e in &self.entries {
                 if self.current(e.slot) && !report(e.slot, &e.aabb, &mut stats) {
@@ -601,8 +864,8 @@ impl BroadPhase for SortedGrid {
         keys.clear();
         let entries = &self.entries;
         match self.layout {
-            Layout::Dense { dims, .. } => self.dense_pairs(dims, &mut keys),
-            Layout::Hashed { .. } => self.hashed_pairs(&mut keys),
+            Layout::Dense { dims, .. } => dense_pairs(entries, &self.entry_keys, dims, &mut keys),
+            Layout::Hashed { mask } => self.hashed_pairs(mask, &mut keys),
         }
         // Oversize proxies against everything; two oversize ones only once (lower slot first).
         for (k, &i) in self.oversize.iter().enumerate() {
