@@ -174,7 +174,7 @@ fn empty_entry() -> Entry {
 /// correction from overflowing (a NaN lands on some cell; it overlaps nothing anyway).
 #[cfg(not(feature = "f64"))]
 #[inline(always)]
-fn cells(inv: Real, p: Point3) -> [i32; 3] {
+fn cells4(inv: Real, p: Point3) -> wide::i32x4 {
     use wide::{f32x4, i32x4};
     let t = f32x4::new([p.x, p.y, p.z, 0.0]) * f32x4::splat(inv);
     // `maxps`: the clamp (a NaN lane becomes the bound).
@@ -183,22 +183,79 @@ fn cells(inv: Real, p: Point3) -> [i32; 3] {
     let i = t.trunc_int();
     // All ones (-1) where the truncation rounded up, that is, for negative non-integers.
     let above: i32x4 = wide::bytemuck::cast(f32x4::from_i32x4(i).simd_gt(t));
-    let c = (i + above).to_array();
-    [c[0], c[1], c[2]]
+    i + above
 }
 
 /// The cell coordinates of a point (see the `f32` version); scalar in `f64`.
 #[cfg(feature = "f64")]
 #[inline(always)]
-fn cells(inv: Real, p: Point3) -> [i32; 3] {
+fn cells4(inv: Real, p: Point3) -> wide::i32x4 {
     const LOW: Real = i32::MIN as Real;
-    [p.x, p.y, p.z].map(|x| {
+    let c = [p.x, p.y, p.z].map(|x| {
         let t = x * inv;
         // A NaN becomes the bound, as in the `f32` version.
         let t = if t >= LOW { t } else { LOW };
         let i = t as i32;
         i - ((i as Real) > t) as i32
-    })
+    });
+    wide::i32x4::new([c[0], c[1], c[2], 0])
+}
+
+/// The cell coordinates of a point (see [`cells4`]).
+#[inline(always)]
+fn cells(inv: Real, p: Point3) -> [i32; 3] {
+    let c = cells4(inv, p).to_array();
+    [c[0], c[1], c[2]]
+}
+
+/// A dense layout prepared for classifying boxes four lanes at a time.
+struct DenseGeom {
+    /// The lowest and highest home cell of the layout (lane 3: the whole range).
+    first: wide::i32x4,
+    last: wide::i32x4,
+    /// The origin, wrapped to `i32` (`cell - origin` wraps back to the exact offset for every
+    /// cell of the layout, as offsets are below `2^31`).
+    origin: wide::i32x4,
+    py: i32,
+    pz: i32,
+}
+
+impl DenseGeom {
+    fn new(origin: [i64; 3], dims: [i64; 3]) -> Self {
+        let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+        let first = [0, 1, 2].map(|k| clamp(origin[k]));
+        let last = [0, 1, 2].map(|k| clamp(origin[k] + dims[k] - 1));
+        DenseGeom {
+            first: wide::i32x4::new([first[0], first[1], first[2], i32::MIN]),
+            last: wide::i32x4::new([last[0], last[1], last[2], i32::MAX]),
+            origin: wide::i32x4::new([origin[0] as i32, origin[1] as i32, origin[2] as i32, 0]),
+            py: (dims[1] + 1) as i32,
+            pz: (dims[2] + 1) as i32,
+        }
+    }
+
+    /// A box's class in a dense layout (the same answers as [`SortedGrid::home`] and
+    /// [`dense_key`], four lanes at a time).
+    #[inline(always)]
+    fn classify(&self, inv: Real, b: &Aabb) -> Class {
+        use wide::i32x4;
+        let c = cells4(inv, b.min());
+        let h = cells4(inv, b.max());
+        // `h >= c` (monotone), so the wrapped difference is the true one: regular iff it is
+        // 0 or 1 on every axis.
+        let regular = ((h - c) & i32x4::splat(!1))
+            .simd_eq(i32x4::splat(0))
+            .to_bitmask();
+        if regular != 0xF {
+            return Class::Oversize;
+        }
+        let outside = (self.first.simd_gt(c) | c.simd_gt(self.last)).to_bitmask();
+        if outside != 0 {
+            return Class::Outside;
+        }
+        let r = (c - self.origin).to_array();
+        Class::Key(((r[0] * self.py + r[1]) * self.pz + r[2]) as u32)
+    }
 }
 
 /// The dense key of home cell `c`, or `None` outside the layout.
@@ -251,25 +308,39 @@ struct Columns {
 }
 
 impl Columns {
+    /// Sizes the columns for `n` entries and writes the sentinels after them (the entries
+    /// themselves are left to [`Self::set`]).
+    fn reset(&mut self, n: usize) {
+        let len = n + PAD;
+        self.keys.resize(len, i32::MAX);
+        self.slot.resize(len, 0);
+        for k in 0..3 {
+            self.lo[k].resize(len, Real::MAX);
+            self.hi[k].resize(len, Real::MIN);
+        }
+        for i in n..len {
+            self.keys[i] = i32::MAX;
+            self.slot[i] = 0;
+            for k in 0..3 {
+                self.lo[k][i] = Real::MAX;
+                self.hi[k][i] = Real::MIN;
+            }
+        }
+    }
+
     /// Copies the entries (keys below `i32::MAX`) and appends the sentinels.
     fn fill(&mut self, entries: &[Entry]) {
-        let n = entries.len() + PAD;
-        self.keys.clear();
-        self.keys.resize(n, i32::MAX);
-        self.slot.clear();
-        self.slot.resize(n, 0);
-        for k in 0..3 {
-            self.lo[k].clear();
-            self.lo[k].resize(n, Real::MAX);
-            self.hi[k].clear();
-            self.hi[k].resize(n, Real::MIN);
-        }
+        let n = entries.len();
+        self.reset(n);
         let [lx, ly, lz] = &mut self.lo;
         let [hx, hy, hz] = &mut self.hi;
+        let (keys, slot) = (&mut self.keys[..n], &mut self.slot[..n]);
+        let (lx, ly, lz) = (&mut lx[..n], &mut ly[..n], &mut lz[..n]);
+        let (hx, hy, hz) = (&mut hx[..n], &mut hy[..n], &mut hz[..n]);
         for (i, e) in entries.iter().enumerate() {
             let (lo, hi) = (e.aabb.min(), e.aabb.max());
-            self.keys[i] = e.key as i32;
-            self.slot[i] = e.slot;
+            keys[i] = e.key as i32;
+            slot[i] = e.slot;
             lx[i] = lo.x;
             ly[i] = lo.y;
             lz[i] = lo.z;
@@ -567,18 +638,6 @@ impl SortedGrid {
         regular.then_some(c)
     }
 
-    /// A box's class in the dense layout `origin`, `dims`.
-    #[inline(always)]
-    fn classify(&self, b: &Aabb, origin: [i64; 3], dims: [i64; 3]) -> Class {
-        match self.home(b) {
-            None => Class::Oversize,
-            Some(c) => match dense_key(c, origin, dims) {
-                Some(k) => Class::Key(k),
-                None => Class::Outside,
-            },
-        }
-    }
-
     /// The hash bucket of a cell.
     #[inline(always)]
     fn hash_bucket(c: [i32; 3], mask: u32) -> usize {
@@ -645,7 +704,7 @@ impl SortedGrid {
     fn build_coherent(&mut self, origin: [i64; 3], dims: [i64; 3]) -> bool {
         let mut moved = core::mem::take(&mut self.moved);
         moved.clear();
-        let done = self.rekey(&mut moved, origin, dims);
+        let done = self.rekey(&mut moved, &DenseGeom::new(origin, dims));
         if done {
             let (py, pz) = (dims[1] as usize + 1, dims[2] as usize + 1);
             self.merge(&mut moved, dims[0] as usize * py * pz);
@@ -658,7 +717,7 @@ impl SortedGrid {
     /// whose key changed (and new proxies) to `moved`. False when a home cell falls outside
     /// the layout.
     #[inline(never)]
-    fn rekey(&mut self, moved: &mut Vec<Entry>, origin: [i64; 3], dims: [i64; 3]) -> bool {
+    fn rekey(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
         // The oversize list, compacted in place.
         let mut w = 0;
         for r in 0..self.oversize.len() {
@@ -668,7 +727,7 @@ impl SortedGrid {
                     self.place[slot as usize] = NOWHERE;
                     continue;
                 };
-                match self.classify(&p.aabb, origin, dims) {
+                match g.classify(self.inv_cell, &p.aabb) {
                     Class::Oversize => {}
                     Class::Key(key) => {
                         moved.push(Entry {
@@ -697,16 +756,18 @@ impl SortedGrid {
                 }
             }
         }
-        // The entries, compacted in place: the kept ones stay sorted.
-        let mut w = 0;
+        // The entries, compacted in place: those whose key changed go to `moved`, those that
+        // leave (removed, or now oversize) are dropped, the others keep their order.
+        let (mut w, inv) = (0, self.inv_cell);
         for r in 0..self.entries.len() {
             let mut e = self.entries[r];
-            if self.listed[e.slot as usize] {
+            let slot = e.slot as usize;
+            if self.listed[slot] {
                 if e.key == DEAD {
-                    self.place[e.slot as usize] = NOWHERE;
+                    self.place[slot] = NOWHERE;
                     continue;
                 }
-                match self.classify(&e.aabb, origin, dims) {
+                match g.classify(inv, &e.aabb) {
                     Class::Key(key) if key == e.key => {}
                     Class::Key(key) => {
                         e.key = key;
@@ -715,7 +776,7 @@ impl SortedGrid {
                     }
                     Class::Oversize => {
                         self.oversize.push(e.slot);
-                        self.place[e.slot as usize] = OVERSIZE;
+                        self.place[slot] = OVERSIZE;
                         continue;
                     }
                     Class::Outside => return false,
@@ -733,7 +794,7 @@ impl SortedGrid {
             let Some(p) = self.proxies.at(slot) else {
                 continue;
             };
-            match self.classify(&p.aabb, origin, dims) {
+            match g.classify(self.inv_cell, &p.aabb) {
                 Class::Key(key) => {
                     moved.push(Entry {
                         aabb: p.aabb,
@@ -984,11 +1045,13 @@ impl BroadPhase for SortedGrid {
                             stats.nodes_visited += 1;
                             let row = (x * py + y) * pz;
                             let (k0, k1) = ((row + rz.0) as i32, (row + rz.1) as i32);
-                            let s = keys.partition_point(|&k| k < k0);
-                            for e in self.entries[s..].iter().take_while(|e| e.key as i32 <= k1) {
+                            let mut j = keys.partition_point(|&k| k < k0);
+                            while j < n && keys[j] <= k1 {
+                                let e = &self.entries[j];
                                 if self.current(e.slot) && !report(e.slot, &e.aabb, &mut stats) {
                                     return stats;
                                 }
+                                j += 1;
                             }
                         }
                     }
@@ -1050,7 +1113,9 @@ impl BroadPhase for SortedGrid {
         keys.clear();
         let entries = &self.entries;
         match self.layout {
-            Layout::Dense { dims, .. } => dense_pairs(&self.columns, entries.len(), dims, &mut keys),
+            Layout::Dense { dims, .. } => {
+                dense_pairs(&self.columns, entries.len(), dims, &mut keys)
+            }
             Layout::Hashed { mask } => self.hashed_pairs(mask, &mut keys),
         }
         // Oversize proxies against everything; two oversize ones only once (lower slot first).
