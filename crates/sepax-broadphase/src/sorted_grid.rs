@@ -1276,4 +1276,184 @@ mod tests {
             }
         }
     }
+
+    /// Pairs and a few queries of `grid` against `brute` (same slots in both).
+    fn assert_same(grid: &mut SortedGrid, brute: &mut BruteForce, what: &str) {
+        let index = |v: &[(ProxyId, ProxyId)]| {
+            v.iter()
+                .map(|(x, y)| (x.index, y.index))
+                .collect::<Vec<_>>()
+        };
+        for q in [
+            b([-2.0, -2.0, -2.0], [2.0, 2.0, 2.0]),
+            b([0.5, -9.0, 0.25], [0.5, 9.0, 0.25]),
+            b([-50.0, -50.0, -50.0], [50.0, 50.0, 50.0]),
+        ] {
+            let (mut a, mut c) = (Vec::new(), Vec::new());
+            grid.query_aabb(&q, &mut |id| {
+                a.push(id.index);
+                Visit::Continue
+            });
+            brute.query_aabb(&q, &mut |id| {
+                c.push(id.index);
+                Visit::Continue
+            });
+            a.sort_unstable();
+            c.sort_unstable();
+            assert_eq!(a, c, "query before the pairs, {what}");
+        }
+        let (mut p, mut q) = (Vec::new(), Vec::new());
+        grid.update_pairs(&mut p);
+        brute.update_pairs(&mut q);
+        assert_eq!(index(&p), index(&q), "pairs, {what}");
+    }
+
+    /// The coherent build (entries kept sorted across frames) under churn: small steps (few
+    /// keys change), teleports (many change, some leave the layout and force a new one),
+    /// removals, insertions into reused slots, a slot removed and refilled in one frame, boxes
+    /// growing oversize and shrinking back, identical boxes and boxes on cell boundaries.
+    #[test]
+    fn coherent_builds_match_brute_force_under_churn() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut grid = SortedGrid::new(1.0).expect("valid");
+        let mut brute = BruteForce::new();
+        let mut live: Vec<(ProxyId, ProxyId, Aabb)> = Vec::new();
+        let mut make = |rng: &mut rand_chacha::ChaCha8Rng, spread: Real| {
+            let c: [Real; 3] = [0; 3].map(|_| rng.random_range(-spread..spread));
+            let h: [Real; 3] = [0; 3].map(|_| rng.random_range(0.0..0.5));
+            if rng.random_bool(0.1) {
+                // On cell boundaries exactly.
+                let c = c.map(Real::round);
+                b([c[0], c[1], c[2]], [c[0] + 1.0, c[1] + 1.0, c[2] + 1.0])
+            } else {
+                b(
+                    [c[0] - h[0], c[1] - h[1], c[2] - h[2]],
+                    [c[0] + h[0], c[1] + h[1], c[2] + h[2]],
+                )
+            }
+        };
+        for u in 0..300 {
+            let bx = make(&mut rng, 5.0);
+            live.push((grid.insert(bx, u), brute.insert(bx, u), bx));
+        }
+        // Identical boxes.
+        for u in 0..6 {
+            let bx = b([0.2, 0.2, 0.2], [0.7, 0.7, 0.7]);
+            live.push((grid.insert(bx, 900 + u), brute.insert(bx, 900 + u), bx));
+        }
+        assert_same(&mut grid, &mut brute, "first build");
+        assert!(matches!(grid.layout, Layout::Dense { .. }));
+        for frame in 0..60 {
+            let teleport = frame % 10 == 9;
+            for k in 0..live.len() {
+                let (g, br, bx) = live[k];
+                let moved = if teleport && rng.random_bool(0.5) {
+                    // Far enough, at times, to leave the layout.
+                    make(&mut rng, if frame % 20 == 19 { 40.0 } else { 6.0 })
+                } else if rng.random_bool(0.02) {
+                    // Oversize for a while.
+                    b(
+                        [bx.min().x - 1.5, bx.min().y, bx.min().z],
+                        [bx.max().x + 1.5, bx.max().y, bx.max().z],
+                    )
+                } else {
+                    let d: [Real; 3] = [0; 3].map(|_| rng.random_range(-0.15..0.15));
+                    let (lo, hi) = (bx.min(), bx.max());
+                    let w = (hi.x - lo.x).min(1.0);
+                    b(
+                        [lo.x + d[0], lo.y + d[1], lo.z + d[2]],
+                        [lo.x + d[0] + w, hi.y + d[1], hi.z + d[2]],
+                    )
+                };
+                assert!(grid.update(g, moved, Vector3::zeros()));
+                brute.update(br, moved, Vector3::zeros());
+                live[k].2 = moved;
+            }
+            // Removals, then insertions (which reuse the freed slots).
+            for _ in 0..rng.random_range(0..8) {
+                if live.is_empty() {
+                    break;
+                }
+                let (g, br, _) = live.swap_remove(rng.random_range(0..live.len()));
+                assert!(grid.remove(g));
+                assert!(brute.remove(br));
+            }
+            for u in 0..rng.random_range(0..8) {
+                let bx = make(&mut rng, 5.0);
+                live.push((grid.insert(bx, u), brute.insert(bx, u), bx));
+            }
+            // A slot emptied and refilled within the frame.
+            if frame % 3 == 0 && !live.is_empty() {
+                let (g, br, _) = live.swap_remove(0);
+                assert!(grid.remove(g));
+                assert!(brute.remove(br));
+                let bx = make(&mut rng, 5.0);
+                live.push((grid.insert(bx, 7), brute.insert(bx, 7), bx));
+            }
+            assert_same(&mut grid, &mut brute, &format!("frame {frame}"));
+            // A second call without changes: the coherent build with nothing listed.
+            assert_same(&mut grid, &mut brute, &format!("frame {frame}, again"));
+        }
+    }
+
+    /// The key ranges of a dense layout never wrap from one row or plane into the next: long
+    /// thin scenes (one cell wide on two axes, so that the padding cells are all that
+    /// separates the rows), boxes along every edge and corner of a small block, and crowded
+    /// cells (more than four entries per range, the pair search's slow path).
+    #[test]
+    fn dense_edges_and_crowds_match_brute_force() {
+        let mut scenes: Vec<Vec<Aabb>> = Vec::new();
+        for axis in 0..3 {
+            scenes.push(
+                (0..40)
+                    .map(|i| {
+                        let mut lo = [0.25; 3];
+                        lo[axis] = i as Real * 0.5;
+                        b(lo, lo.map(|v| v + 0.6))
+                    })
+                    .collect(),
+            );
+        }
+        let mut corners = Vec::new();
+        for x in 0..4 {
+            for y in 0..4 {
+                for z in 0..4 {
+                    let lo = [x, y, z].map(|v| v as Real * 0.999);
+                    corners.push(b(lo, lo.map(|v| v + 0.9)));
+                    corners.push(b(lo.map(|v| v + 0.5), lo.map(|v| v + 1.0)));
+                }
+            }
+        }
+        scenes.push(corners);
+        let crowd = (0..30)
+            .map(|i| {
+                let t = (i % 7) as Real * 0.1;
+                b([t, 0.1, 0.9 - t], [t + 0.3, 0.5, 1.0 - t])
+            })
+            .collect();
+        scenes.push(crowd);
+        for (k, boxes) in scenes.iter().enumerate() {
+            let mut grid = SortedGrid::new(1.0).expect("valid");
+            let mut brute = BruteForce::new();
+            let mut ids = Vec::new();
+            for (u, bx) in boxes.iter().enumerate() {
+                ids.push((grid.insert(*bx, u as u64), brute.insert(*bx, u as u64)));
+            }
+            assert_same(&mut grid, &mut brute, &format!("scene {k}"));
+            assert!(matches!(grid.layout, Layout::Dense { .. }), "scene {k}");
+            // Shift everything by a cell and a half: every key changes.
+            for (bx, (g, br)) in boxes.iter().zip(&ids) {
+                let (lo, hi) = (bx.min(), bx.max());
+                let d = 1.5;
+                let moved = b(
+                    [lo.x + d, lo.y - d, lo.z + d],
+                    [hi.x + d, hi.y - d, hi.z + d],
+                );
+                grid.update(*g, moved, Vector3::zeros());
+                brute.update(*br, moved, Vector3::zeros());
+            }
+            assert_same(&mut grid, &mut brute, &format!("scene {k} shifted"));
+        }
+    }
 }
