@@ -401,10 +401,6 @@ fn reals4(v: &[Real], s: usize) -> R4 {
 struct Probe {
     lo: [R4; 3],
     hi: [R4; 3],
-    /// The box's corners unbroadcast.
-    lo1: [Real; 3],
-    hi1: [Real; 3],
-    slot: u32,
 }
 
 /// Tests the probe against the four entries from index `s`: bit `j` of the result is set when
@@ -427,7 +423,7 @@ fn test4(c: &View<'_>, s: usize, last: i32, a: &Probe) -> u32 {
 #[inline(never)]
 fn emit(
     c: &View<'_>,
-    a: &Probe,
+    i: usize,
     start: [usize; 5],
     last: [i32; 5],
     found: [u32; 5],
@@ -436,15 +432,18 @@ fn emit(
     for r in 0..5 {
         let (s, mut bits) = (start[r], found[r] & 0xF);
         while bits != 0 {
-            out.push(pair_key(a.slot, c.slot[s + bits.trailing_zeros() as usize]));
+            out.push(pair_key(
+                c.slot[i],
+                c.slot[s + bits.trailing_zeros() as usize],
+            ));
             bits &= bits - 1;
         }
         if found[r] & 0x10 != 0 {
             // Four or more in range: the rest one at a time.
             let mut j = s + 4;
             while c.keys[j] <= last[r] {
-                if (0..3).all(|k| a.lo1[k] <= c.hi[k][j] && c.lo[k][j] <= a.hi1[k]) {
-                    out.push(pair_key(a.slot, c.slot[j]));
+                if (0..3).all(|k| c.lo[k][i] <= c.hi[k][j] && c.lo[k][j] <= c.hi[k][i]) {
+                    out.push(pair_key(c.slot[i], c.slot[j]));
                 }
                 j += 1;
             }
@@ -484,14 +483,17 @@ fn dense_pairs(c: &Columns, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
     let (mut c1, mut c2, mut c3, mut c4) = (0usize, 0usize, 0usize, 0usize);
     for i in 0..n {
         let k = v.keys[i];
-        let lo1 = [v.lo[0][i], v.lo[1][i], v.lo[2][i]];
-        let hi1 = [v.hi[0][i], v.hi[1][i], v.hi[2][i]];
         let a = Probe {
-            lo: [R4::splat(lo1[0]), R4::splat(lo1[1]), R4::splat(lo1[2])],
-            hi: [R4::splat(hi1[0]), R4::splat(hi1[1]), R4::splat(hi1[2])],
-            lo1,
-            hi1,
-            slot: v.slot[i],
+            lo: [
+                R4::splat(v.lo[0][i]),
+                R4::splat(v.lo[1][i]),
+                R4::splat(v.lo[2][i]),
+            ],
+            hi: [
+                R4::splat(v.hi[0][i]),
+                R4::splat(v.hi[1][i]),
+                R4::splat(v.hi[2][i]),
+            ],
         };
         // The rest of the home cell and the next cell on z, then the four rows.
         let f0 = test4(&v, i + 1, k + 1, &a);
@@ -507,7 +509,7 @@ fn dense_pairs(c: &Columns, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
         if (f0 | f1 | f2 | f3 | f4) != 0 {
             let start = [i + 1, c1, c2, c3, c4];
             let last = [k + 1, k + r1 + 2, k + r2 + 2, k + r3 + 2, k + r4 + 2];
-            emit(&v, &a, start, last, [f0, f1, f2, f3, f4], out);
+            emit(&v, i, start, last, [f0, f1, f2, f3, f4], out);
         }
     }
 }
@@ -659,6 +661,7 @@ impl SortedGrid {
     }
 
     /// Marks a slot as changed since the last build.
+    #[inline]
     fn mark_dirty(&mut self, slot: u32) {
         let s = slot as usize;
         if self.listed.len() <= s {
