@@ -1,42 +1,61 @@
-//! A uniform grid rebuilt from scratch every frame by a counting sort: the broad phase for many
-//! moving boxes of similar size (particles, debris, crowds), where every frame most boxes move
-//! and an incremental structure spends its time on bookkeeping.
+//! A uniform grid whose entries are kept sorted by cell: the broad phase for many moving boxes
+//! of similar size (particles, debris, crowds), where every frame most boxes move and an
+//! incremental structure spends its time on bookkeeping.
 //!
 //! Every box no wider than one cell on each axis (a *regular* box) is listed once, in the cell
 //! of its lower corner (its *home* cell); wider boxes go to an *oversize* list tested against
 //! everything. Two regular boxes that share a point have home cells at most one apart on each
 //! axis, so each pair is found from one home cell by looking at that cell and 13 of its 26
-//! neighbours (the "forward half", so that each pair of cells is looked at once):
+//! neighbours (the "forward half", so that each pair of cells is looked at once).
+//!
+//! The usual layout is *dense*: a cell's key is its x-major index in a box of cells holding
+//! every home cell (plus slack, so that drifting boxes rarely force a new layout) with one empty
+//! padding cell at the high end of y and z. In key order the 13 forward neighbours of a cell
+//! are five key ranges: the next cell on z, and the rows `(x, y + 1)`, `(x + 1, y - 1)`,
+//! `(x + 1, y)`, `(x + 1, y + 1)`, three cells each (`z - 1 ..= z + 1`). A neighbour off the
+//! layout's y or z range lands on a padding cell, which holds nothing, so no range wraps into
+//! another row or plane. When the keys would not fit below `i32::MAX` (huge sparse worlds) the
+//! layout is *hashed* instead: `hash(cell)` buckets, a bucket-start table, 13 bucket lookups
+//! per entry that skip other cells' entries, rebuilt from scratch every frame.
 //!
 //! ```text
-//! update_pairs:
-//!   for each live proxy: cell = floor(min * inv_cell) per axis; regular iff
-//!       floor(max * inv_cell) - cell <= 1 on every axis
-//!   counting sort of the regular proxies by cell: one bucket per cell of the box of occupied
-//!   cells in x-major order when that box has at most 16 cells per proxy (neighbouring cells
-//!   are then near each other in memory), else by hash(cell) into 2^k buckets
-//!   (k from their number)
-//!   for each entry e (home cell c):
-//!       same cell: the entries after e in c's bucket with home cell c
-//!       each forward offset o: the entries of bucket(c + o) with home cell c + o
+//! update_pairs (dense layout, entries sorted by key since the last frame):
+//!   for each proxy changed since the last frame (listed by update/insert/remove):
+//!       cell = floor(min * inv_cell) per axis; regular iff floor(max * inv_cell) - cell <= 1
+//!       key unchanged: the entry keeps its place (boxes move a little: most keys stay)
+//!       key changed or new: to the `moved` list; removed or oversize: out of the entries
+//!   sort `moved` by key (radix), merge it with the kept entries (still sorted)
+//!   (a home cell outside the layout: a new layout and a full radix sort instead)
+//!   copy the entries into columns (keys, min and max per axis, slots), sentinel keys after
+//!   for each entry e in key order (home key k):
+//!       four cursors, one per row, move forward to the first key >= k + row offset - 1
+//!       test e against the 4 entries after e (keys <= k + 1) and the 4 entries from each
+//!       cursor (keys <= that row's last key), four lanes at a time: no branch per range
+//!       a range with more than 4 entries (rare): the rest one at a time
 //!       report (e, f) when the two boxes overlap (exact comparisons)
 //!   oversize proxies: against every proxy (each pair once)
 //!   sort the pair keys
 //! ```
+//!
+//! The range starts only grow with the home key, so the cursors move `O(n)` steps in all: no
+//! per-cell table, no walk over empty cells, and the cost does not depend on how sparse the
+//! layout is.
 //!
 //! Why the neighbourhood suffices, with rounding: `x -> floor(fl(x * inv_cell))` is monotone,
 //! so if `a.min <= b.max` then `cell(a.min) <= cell(b.max) <= cell(b.min) + 1` (the last step
 //! is the definition of regular), and symmetrically; two overlapping regular boxes therefore
 //! have home cells that differ by at most one on each axis. Hash collisions only add entries
 //! that the home-cell comparison skips. Cell coordinates saturate at the ends of the `i32`
-//! range (still monotone, so the argument holds); a neighbour past the end is skipped, as no
-//! home cell lies there.
+//! range (still monotone, so the argument holds); a hashed neighbour past the end is skipped,
+//! as no home cell lies there, and a dense layout only holds cells that exist. Every cell in
+//! this module comes from one function (`cells4`), so the build and the queries agree.
 //!
 //! Boxes are stored as given (no fattening), so the pairs are exactly the overlapping boxes.
-//! The work per frame is `O(n + pairs)` whatever moved; nothing is allocated once the buffers
-//! have grown. Queries between an update and the next [`BroadPhase::update_pairs`] stay
-//! complete: proxies inserted or moved since the last build are kept in a short list and tested
-//! directly.
+//! The work per frame is `O(n + pairs)` whatever moved (`O(changed)` more for the keys that
+//! changed); nothing is allocated once the buffers have grown. Queries between an update and
+//! the next [`BroadPhase::update_pairs`] stay complete: proxies inserted, moved or removed
+//! since the last build are kept in a short list (tested directly) and skipped in the sorted
+//! entries.
 
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::Aabb;
