@@ -1341,7 +1341,7 @@ mod tests {
         let mut grid = SortedGrid::new(1.0).expect("valid");
         let mut brute = BruteForce::new();
         let mut live: Vec<(ProxyId, ProxyId, Aabb)> = Vec::new();
-        let mut make = |rng: &mut rand_chacha::ChaCha8Rng, spread: Real| {
+        let make = |rng: &mut rand_chacha::ChaCha8Rng, spread: Real| {
             let c: [Real; 3] = [0; 3].map(|_| rng.random_range(-spread..spread));
             let h: [Real; 3] = [0; 3].map(|_| rng.random_range(0.0..0.5));
             if rng.random_bool(0.1) {
@@ -1368,8 +1368,8 @@ mod tests {
         assert!(matches!(grid.layout, Layout::Dense { .. }));
         for frame in 0..60 {
             let teleport = frame % 10 == 9;
-            for k in 0..live.len() {
-                let (g, br, bx) = live[k];
+            for entry in live.iter_mut() {
+                let (g, br, bx) = *entry;
                 let moved = if teleport && rng.random_bool(0.5) {
                     // Far enough, at times, to leave the layout.
                     make(&mut rng, if frame % 20 == 19 { 40.0 } else { 6.0 })
@@ -1390,7 +1390,7 @@ mod tests {
                 };
                 assert!(grid.update(g, moved, Vector3::zeros()));
                 brute.update(br, moved, Vector3::zeros());
-                live[k].2 = moved;
+                entry.2 = moved;
             }
             // Removals, then insertions (which reuse the freed slots).
             for _ in 0..rng.random_range(0..8) {
