@@ -1366,6 +1366,11 @@ mod tests {
         }
         assert_same(&mut grid, &mut brute, "first build");
         assert!(matches!(grid.layout, Layout::Dense { .. }));
+        let dense = |grid: &SortedGrid| match grid.layout {
+            Layout::Dense { origin, dims } => Some((origin, dims)),
+            Layout::Hashed { .. } => None,
+        };
+        let mut layouts = vec![dense(&grid)];
         for frame in 0..60 {
             let teleport = frame % 10 == 9;
             for entry in live.iter_mut() {
@@ -1416,7 +1421,14 @@ mod tests {
             assert_same(&mut grid, &mut brute, &format!("frame {frame}"));
             // A second call without changes: the coherent build with nothing listed.
             assert_same(&mut grid, &mut brute, &format!("frame {frame}, again"));
+            let layout = dense(&grid);
+            assert!(layout.is_some(), "dense layout, frame {frame}");
+            if !layouts.contains(&layout) {
+                layouts.push(layout);
+            }
         }
+        // The far teleports left the first layout (and the full build took over).
+        assert!(layouts.len() > 1, "layouts seen: {layouts:?}");
     }
 
     /// The key ranges of a dense layout never wrap from one row or plane into the next: long
