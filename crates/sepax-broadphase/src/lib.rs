@@ -9,8 +9,9 @@
 //! - [`sap::SweepAndPrune`]: box pruning (sort on one axis, test the other two);
 //! - [`grid::UniformGrid`]: a uniform grid (spatial hash, incremental) for many similar-size
 //!   objects in an unbounded world;
-//! - [`sorted_grid::SortedGrid`]: a uniform grid rebuilt every frame by a counting sort, the
-//!   fastest choice when most of many similar-size boxes move every frame;
+//! - [`sorted_grid::SortedGrid`]: a uniform grid whose entries stay sorted by cell across
+//!   frames (only changed keys are re-sorted), searched by merge cursors four lanes at a time;
+//!   the fastest choice when most of many similar-size boxes move every frame;
 //! - [`brute::BruteForce`]: all pairs, the reference.
 //!
 //! [`batch`] holds the structure-of-arrays SIMD box kernels shared with the narrow phase.
