@@ -29,7 +29,7 @@
 use sepax_shapes::math::{Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::Shape;
 
-use super::{Toi, ToiStatus};
+use super::{Toi, ToiStatus, TOI_DISTANCE_ALLOWANCE};
 use crate::distance::rounded_closest_hint;
 use crate::gjk::ConvexCore;
 use crate::sat::certified::{dot, Box64, Pair64};
@@ -60,8 +60,12 @@ pub(crate) enum Sweep {
 
 /// The sweep of the module docs on the pair `pair` with relative velocity `w` (B's minus A's,
 /// in `f64`, computed with one rounding at most) over `[0, t_max]`.
+///
+/// Pairs whose SAT gap at time 0 (the largest `−f(L) / |L|`) is at most `near` are reported as
+/// [`Sweep::AtStart`] whatever the motion, so that the caller's distance test decides a start
+/// in contact exactly as it would without the sweep.
 #[inline]
-pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64) -> Sweep {
+pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64, near: f64) -> Sweep {
     // Identical axes: the 12 other directions repeat A's face normals or vanish (see
     // `certified::classify`).
     let axes: &[SatAxis] = if pair.a.axes == pair.b.axes {
@@ -72,12 +76,16 @@ pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64) -> Sweep {
     let w_norm = dot(w, w).sqrt();
     let (mut t_in, mut t_out) = (f64::NEG_INFINITY, f64::INFINITY);
     let mut best: Option<(SatAxis, [f64; 3], f64, f64)> = None;
+    // Whether every axis is within `near` of overlapping at time 0, and whether the intervals
+    // already exclude every time (decided once `close` is known to be false).
+    let (mut close, mut missed) = (true, false);
     for &axis in axes {
         let s = pair.slack(axis);
         if s.norm == 0.0 {
             // Exactly parallel axes (L~ = 0 iff L = 0): no facet.
             continue;
         }
+        close = close && -s.slack <= near * s.norm;
         let v = dot(&s.vector, w);
         // |v~ − L·w| <= |L~ − L||w| + |L~||w~ − w| + γ3 |L~||w~| <= 7u (|L~| + 8u) |w~|.
         let bound_v = 8.0 * U * (s.norm + 8.0 * U) * w_norm;
@@ -89,7 +97,10 @@ pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64) -> Sweep {
         if v == 0.0 {
             // |L~·p| <= k at every time, or at none.
             if s.along.abs() > k {
-                return Sweep::Miss;
+                if !close {
+                    return Sweep::Miss;
+                }
+                missed = true;
             }
             continue;
         }
@@ -114,8 +125,17 @@ pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64) -> Sweep {
             t_out = hi;
         }
         if t_in > t_out || t_in > t_max || t_out < 0.0 {
-            return Sweep::Miss;
+            if !close {
+                return Sweep::Miss;
+            }
+            missed = true;
         }
+    }
+    if close {
+        return Sweep::AtStart;
+    }
+    if missed {
+        return Sweep::Miss;
     }
     match best {
         Some((axis, dir, norm, time)) if time > 0.0 => Sweep::Hit {
@@ -167,7 +187,18 @@ pub(crate) fn cast_boxes(
         vb.y as f64 - va.y as f64,
         vb.z as f64 - va.z as f64,
     ];
-    let (time, axis, dir, norm) = match sweep(&pair, &w, t_max as f64) {
+    // The advancement loop reports a contact at time 0 when the boxes are within its allowance
+    // there (`TOI_DISTANCE_ALLOWANCE` of the pair's scale plus 8u of the coordinates, twice):
+    // such pairs are left to it, four times that far, so that a start in contact is reported
+    // exactly as before.
+    let far = pair
+        .a
+        .c
+        .iter()
+        .chain(pair.b.c.iter())
+        .fold(0.0f64, |m, x| m.max(x.abs()));
+    let near = 4.0 * TOI_DISTANCE_ALLOWANCE as f64 * (pair.s + far);
+    let (time, axis, dir, norm) = match sweep(&pair, &w, t_max as f64, near) {
         Sweep::Miss => return Some(None),
         Sweep::AtStart | Sweep::Unknown => return None,
         Sweep::Hit {
