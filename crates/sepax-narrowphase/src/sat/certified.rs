@@ -58,7 +58,7 @@ impl From<&BoxFrame> for Box64 {
 /// component `a*b - c*d` is rounded once (relative error <= u).
 #[cfg(not(feature = "f64"))]
 #[inline(always)]
-fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
+pub(crate) fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
     [
         x[1] * y[2] - x[2] * y[1],
         x[2] * y[0] - x[0] * y[2],
@@ -74,7 +74,7 @@ fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
 /// `4u^2` for unit-length axes, which the bound of [`axis_slacks`] includes.
 #[cfg(feature = "f64")]
 #[inline(always)]
-fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
+pub(crate) fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
     [
         diff_of_products(x[1], y[2], x[2], y[1]),
         diff_of_products(x[2], y[0], x[0], y[2]),

@@ -32,7 +32,7 @@ use sepax_shapes::Shape;
 use super::{Toi, ToiStatus, TOI_DISTANCE_ALLOWANCE};
 use crate::distance::rounded_closest_hint;
 use crate::gjk::ConvexCore;
-use crate::sat::certified::{dot, Box64, Pair64};
+use crate::sat::certified::{cross, dot, Box64, Pair64, CERT_ROUNDING_FACTOR};
 use crate::sat::{BoxFrame, SatAxis};
 
 /// Unit roundoff of `f64`.
@@ -58,88 +58,197 @@ pub(crate) enum Sweep {
     },
 }
 
+/// The running state of the sweep over the axes.
+struct State {
+    w: [f64; 3],
+    w_norm: f64,
+    t_max: f64,
+    near: f64,
+    t_in: f64,
+    t_out: f64,
+    /// The axis attaining `t_in`, its vector oriented toward B, its length.
+    best: Option<(SatAxis, [f64; 3], f64)>,
+    /// Every axis so far within `near` of overlapping at time 0.
+    close: bool,
+    /// The intervals so far exclude every time in `[0, t_max]`.
+    missed: bool,
+    /// `|L~ − L| <= 2u|L| + 7u^2`, slack bound factor (`CERT_ROUNDING_FACTOR u S`).
+    bound_factor: f64,
+}
+
+impl State {
+    /// One axis `l` (`L~`, computed as in `sat::certified`) with radius sum `r` and
+    /// `along = L~·p`. Returns `false` when the intervals prove a miss and no start contact is
+    /// possible (the sweep can stop), `None` on overflow.
+    #[inline(always)]
+    fn axis(&mut self, axis: SatAxis, l: &[f64; 3], r: f64, along: f64) -> Option<bool> {
+        let norm_sq = dot(l, l);
+        if norm_sq == 0.0 {
+            // Exactly parallel axes (L~ = 0 iff L = 0): no facet.
+            return Some(true);
+        }
+        let norm = norm_sq.sqrt();
+        // The bound of `sat::certified` on |r~ − r| + |along~ − along|.
+        let bound = self.bound_factor * (norm + 8.0 * U);
+        self.close = self.close && along.abs() - r <= self.near * norm;
+        let v = dot(l, &self.w);
+        // |v~ − L·w| <= |L~ − L||w| + |L~||w~ − w| + γ3 |L~||w~| <= 7u (|L~| + 8u) |w~|.
+        let bound_v = 8.0 * U * (norm + 8.0 * U) * self.w_norm;
+        // The widened radius: r~ + (error of r~ and of L·p) + (error of L·w) t_max, rounded up.
+        let k = (r + bound + bound_v * self.t_max) * (1.0 + 4.0 * U);
+        if !(k.is_finite() && v.is_finite() && along.is_finite()) {
+            return None;
+        }
+        if v == 0.0 {
+            // |L~·p| <= k at every time, or at none.
+            if along.abs() > k {
+                self.missed = true;
+            }
+        } else {
+            let (along, speed) = if v > 0.0 { (along, v) } else { (-along, -v) };
+            // Each bound is (numerator) x (1 / speed): three roundings (relative γ3 < 4u), so
+            // moved by 4u of itself, plus the smallest normal number against underflow.
+            let inv = 1.0 / speed;
+            let lo = (-k - along) * inv;
+            let lo = lo - 4.0 * U * lo.abs() - f64::MIN_POSITIVE;
+            let hi = (k - along) * inv;
+            let hi = hi + 4.0 * U * hi.abs() + f64::MIN_POSITIVE;
+            if lo > self.t_in {
+                self.t_in = lo;
+                // At the entry time L·p(t) = −σ k: B lies on the −σ side of L.
+                let sign = if v > 0.0 { -1.0 } else { 1.0 };
+                self.best = Some((axis, [l[0] * sign, l[1] * sign, l[2] * sign], norm));
+            }
+            if hi < self.t_out {
+                self.t_out = hi;
+            }
+            if self.t_in > self.t_out || self.t_in > self.t_max || self.t_out < 0.0 {
+                self.missed = true;
+            }
+        }
+        Some(!(self.missed && !self.close))
+    }
+}
+
+/// `h |l·x|`.
+#[inline(always)]
+fn term(h: f64, l: &[f64; 3], x: &[f64; 3]) -> f64 {
+    h * dot(l, x).abs()
+}
+
 /// The sweep of the module docs on the pair `pair` with relative velocity `w` (B's minus A's,
-/// in `f64`, computed with one rounding at most) over `[0, t_max]`.
+/// in `f64`, computed with one rounding at most) over `[0, t_max]`. The axes and slacks are
+/// those of `sat::certified` (same roundings, same bound), unrolled.
 ///
 /// Pairs whose SAT gap at time 0 (the largest `−f(L) / |L|`) is at most `near` are reported as
 /// [`Sweep::AtStart`] whatever the motion, so that the caller's distance test decides a start
 /// in contact exactly as it would without the sweep.
 #[inline]
 pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64, near: f64) -> Sweep {
-    // Identical axes: the 12 other directions repeat A's face normals or vanish (see
-    // `certified::classify`).
-    let axes: &[SatAxis] = if pair.a.axes == pair.b.axes {
-        &SatAxis::ALL[..3]
-    } else {
-        &SatAxis::ALL
+    let mut st = State {
+        w: *w,
+        w_norm: dot(w, w).sqrt(),
+        t_max,
+        near,
+        t_in: f64::NEG_INFINITY,
+        t_out: f64::INFINITY,
+        best: None,
+        close: true,
+        missed: false,
+        bound_factor: CERT_ROUNDING_FACTOR * U * pair.s,
     };
-    let w_norm = dot(w, w).sqrt();
-    let (mut t_in, mut t_out) = (f64::NEG_INFINITY, f64::INFINITY);
-    let mut best: Option<(SatAxis, [f64; 3], f64, f64)> = None;
-    // Whether every axis is within `near` of overlapping at time 0, and whether the intervals
-    // already exclude every time (decided once `close` is known to be false).
-    let (mut close, mut missed) = (true, false);
-    for &axis in axes {
-        let s = pair.slack(axis);
-        if s.norm == 0.0 {
-            // Exactly parallel axes (L~ = 0 iff L = 0): no facet.
-            continue;
-        }
-        close = close && -s.slack <= near * s.norm;
-        let v = dot(&s.vector, w);
-        // |v~ − L·w| <= |L~ − L||w| + |L~||w~ − w| + γ3 |L~||w~| <= 7u (|L~| + 8u) |w~|.
-        let bound_v = 8.0 * U * (s.norm + 8.0 * U) * w_norm;
-        // The widened radius: r~ + (error of r~ and of L·p) + (error of L·w) t_max, rounded up.
-        let k = (s.radius + s.bound + bound_v * t_max) * (1.0 + 4.0 * U);
-        if !(k.is_finite() && v.is_finite() && s.along.is_finite()) {
-            return Sweep::Unknown;
-        }
-        if v == 0.0 {
-            // |L~·p| <= k at every time, or at none.
-            if s.along.abs() > k {
-                if !close {
-                    return Sweep::Miss;
-                }
-                missed = true;
+    let (a, b, p) = (&pair.a, &pair.b, &pair.p);
+    // One axis `L = x × y` with its four radius terms, indices literal so that everything
+    // unrolls; leaves the closure early when the sweep is decided.
+    macro_rules! axis {
+        ($axis:expr, $x:expr, $y:expr, [$(($h:expr, $z:expr)),*]) => {{
+            let l = cross(&$x, &$y);
+            let r = 0.0 $(+ term($h, &l, &$z))*;
+            if !st.axis($axis, &l, r, dot(&l, p))? {
+                return Some(());
             }
-            continue;
-        }
-        let (along, speed) = if v > 0.0 {
-            (s.along, v)
-        } else {
-            (-s.along, -v)
-        };
-        // Each quotient carries two roundings (relative 2u + u^2): moved by 4u of itself, plus
-        // the smallest normal number against underflow.
-        let lo = (-k - along) / speed;
-        let lo = lo - 4.0 * U * lo.abs() - f64::MIN_POSITIVE;
-        let hi = (k - along) / speed;
-        let hi = hi + 4.0 * U * hi.abs() + f64::MIN_POSITIVE;
-        if lo > t_in {
-            t_in = lo;
-            // At the entry time L·p(t) = −σ k: B lies on the −σ side of L.
-            let sign = if v > 0.0 { -1.0 } else { 1.0 };
-            best = Some((axis, s.vector.map(|x| x * sign), s.norm, lo));
-        }
-        if hi < t_out {
-            t_out = hi;
-        }
-        if t_in > t_out || t_in > t_max || t_out < 0.0 {
-            if !close {
-                return Sweep::Miss;
-            }
-            missed = true;
-        }
+        }};
     }
-    if close {
+    macro_rules! face_a {
+        ($i:literal, $i1:literal, $i2:literal) => {
+            axis!(
+                SatAxis::FaceA($i),
+                a.axes[$i1],
+                a.axes[$i2],
+                [
+                    (a.h[$i], a.axes[$i]),
+                    (b.h[0], b.axes[0]),
+                    (b.h[1], b.axes[1]),
+                    (b.h[2], b.axes[2])
+                ]
+            )
+        };
+    }
+    macro_rules! face_b {
+        ($j:literal, $j1:literal, $j2:literal) => {
+            axis!(
+                SatAxis::FaceB($j),
+                b.axes[$j1],
+                b.axes[$j2],
+                [
+                    (a.h[0], a.axes[0]),
+                    (a.h[1], a.axes[1]),
+                    (a.h[2], a.axes[2]),
+                    (b.h[$j], b.axes[$j])
+                ]
+            )
+        };
+    }
+    macro_rules! edge {
+        ($i:literal, $i1:literal, $i2:literal, $j:literal, $j1:literal, $j2:literal) => {
+            axis!(
+                SatAxis::Edge($i, $j),
+                a.axes[$i],
+                b.axes[$j],
+                [
+                    (a.h[$i1], a.axes[$i1]),
+                    (a.h[$i2], a.axes[$i2]),
+                    (b.h[$j1], b.axes[$j1]),
+                    (b.h[$j2], b.axes[$j2])
+                ]
+            )
+        };
+    }
+    let go = (|| {
+        face_a!(0, 1, 2);
+        face_a!(1, 2, 0);
+        face_a!(2, 0, 1);
+        // Identical axes: the 12 other directions repeat A's face normals or vanish (see
+        // `certified::classify`).
+        if a.axes == b.axes {
+            return Some(());
+        }
+        face_b!(0, 1, 2);
+        face_b!(1, 2, 0);
+        face_b!(2, 0, 1);
+        edge!(0, 1, 2, 0, 1, 2);
+        edge!(0, 1, 2, 1, 2, 0);
+        edge!(0, 1, 2, 2, 0, 1);
+        edge!(1, 2, 0, 0, 1, 2);
+        edge!(1, 2, 0, 1, 2, 0);
+        edge!(1, 2, 0, 2, 0, 1);
+        edge!(2, 0, 1, 0, 1, 2);
+        edge!(2, 0, 1, 1, 2, 0);
+        edge!(2, 0, 1, 2, 0, 1);
+        Some(())
+    })();
+    if go.is_none() {
+        return Sweep::Unknown;
+    }
+    if st.close {
         return Sweep::AtStart;
     }
-    if missed {
+    if st.missed {
         return Sweep::Miss;
     }
-    match best {
-        Some((axis, dir, norm, time)) if time > 0.0 => Sweep::Hit {
-            time,
+    match st.best {
+        Some((axis, dir, norm)) if st.t_in > 0.0 => Sweep::Hit {
+            time: st.t_in,
             axis,
             dir,
             norm,
@@ -191,12 +300,10 @@ pub(crate) fn cast_boxes(
     // there (`TOI_DISTANCE_ALLOWANCE` of the pair's scale plus 8u of the coordinates, twice):
     // such pairs are left to it, four times that far, so that a start in contact is reported
     // exactly as before.
-    let far = pair
-        .a
-        .c
-        .iter()
-        .chain(pair.b.c.iter())
-        .fold(0.0f64, |m, x| m.max(x.abs()));
+    let mut far = 0.0f64;
+    for k in 0..3 {
+        far = far.max(pair.a.c[k].abs()).max(pair.b.c[k].abs());
+    }
     let near = 4.0 * TOI_DISTANCE_ALLOWANCE as f64 * (pair.s + far);
     let (time, axis, dir, norm) = match sweep(&pair, &w, t_max as f64, near) {
         Sweep::Miss => return Some(None),

@@ -101,11 +101,11 @@ impl Motion {
     }
 
     fn is_finite(&self) -> bool {
-        self.pivot
-            .iter()
-            .chain(self.linear.iter())
-            .chain(self.angular.iter())
-            .all(|x| x.is_finite())
+        // x - x is 0 for finite x and NaN otherwise: one test for the nine numbers.
+        let z = (self.pivot.coords - self.pivot.coords)
+            + (self.linear - self.linear)
+            + (self.angular - self.angular);
+        z == Vector3::zeros()
     }
 
     fn place(&self, core: &ConvexCore, t: Real) -> ConvexCore {
