@@ -30,7 +30,7 @@ use sepax_shapes::math::{Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::Shape;
 
 use super::{Toi, ToiStatus, TOI_DISTANCE_ALLOWANCE};
-use crate::distance::rounded_closest_hint;
+use crate::distance::rounded_core_points;
 use crate::gjk::ConvexCore;
 use crate::sat::certified::{cross, dot, Box64, Pair64, CERT_ROUNDING_FACTOR};
 use crate::sat::{BoxFrame, SatAxis};
@@ -425,10 +425,7 @@ fn witness(
     };
     let (ca, cb) = (place(a, va), place(b, vb));
     let neg = dir.map(|x| -x);
-    let closest = |x: &ConvexCore, y: &ConvexCore| {
-        let c = rounded_closest_hint(x, 0.0, y, 0.0, None).0;
-        (c.point_a, c.point_b)
-    };
+    let closest = |x: &ConvexCore, y: &ConvexCore| rounded_core_points(x, y, None);
     match axis {
         SatAxis::FaceA(i) => {
             if let Some(sig) = vertex_signs(&pair.b, &neg, norm, None) {
@@ -469,8 +466,7 @@ fn witness(
             }
         }
     }
-    let c = rounded_closest_hint(&ca, 0.0, &cb, 0.0, Some(&-n)).0;
-    (c.point_a, c.point_b)
+    rounded_core_points(&ca, &cb, Some(&-n))
 }
 
 /// Two AABBs touching along axis `i` (B on the `+` side when `plus`): on the other two axes,
