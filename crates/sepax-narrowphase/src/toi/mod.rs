@@ -4,8 +4,16 @@
 //! - [`cast_shapes`]: any pair of shapes with linear velocities.
 //! - [`time_of_impact`]: any pair with linear and angular velocities (each shape spins about a
 //!   pivot point that moves with the linear velocity).
+//! - [`conservative_advancement`]: the general path of the last two, on its own.
 //!
-//! The last two use conservative advancement (Mirtich 1996; Zhang, Redon, Lee and Kim 2006)
+//! Two translating boxes (AABB/OBB in any mix, `target_distance <= 0`) take a closed form, the
+//! separating-axis sweep of `box_sweep.rs`: each of the 15 SAT axes admits an interval of times
+//! (`|L·(p + w t)| <= r_A(L) + r_B(L)`), computed in `f64` with proven rounding allowances so
+//! that it contains the exact interval; the first contact is the largest entry time if it does
+//! not pass the smallest exit time (docs/tolerance.md §8). Pairs that may touch at time 0 are
+//! left to the advancement loop, so a start in contact is reported as before.
+//!
+//! Everything else uses conservative advancement (Mirtich 1996; Zhang, Redon, Lee and Kim 2006)
 //! on the distance of [`crate::distance`]: at time `t` the shapes are `d` apart with unit normal
 //! `n` (from A to B). Every point `x` of a shape that spins with angular velocity `ω` about a
 //! pivot moving at `v` has velocity `v + ω × (x − pivot)`, so its speed along `n` is at most
