@@ -126,7 +126,7 @@ impl State {
                 self.missed = true;
             }
         }
-        Some(!(self.missed && !self.close))
+        Some(!self.missed || self.close)
     }
 }
 
@@ -346,7 +346,7 @@ fn vertex_signs(bx: &Box64, dir: &[f64; 3], norm: f64, skip: Option<usize>) -> O
     // |L~·x~ − L·x| <= (2u|L| + 7u^2)|x| + γ3 |L~||x~| <= 6u (|L~| + 8u) for |x| <= 1.0001.
     let bound = 8.0 * U * (norm + 8.0 * U);
     let mut sig = [0.0; 3];
-    for k in 0..3 {
+    for (k, s) in sig.iter_mut().enumerate() {
         if Some(k) == skip || bx.h[k] == 0.0 {
             continue;
         }
@@ -354,7 +354,7 @@ fn vertex_signs(bx: &Box64, dir: &[f64; 3], norm: f64, skip: Option<usize>) -> O
         if d.abs() <= bound {
             return None;
         }
-        sig[k] = if d > 0.0 { 1.0 } else { -1.0 };
+        *s = if d > 0.0 { 1.0 } else { -1.0 };
     }
     Some(sig)
 }

@@ -109,11 +109,8 @@ impl Motion {
     }
 
     fn is_finite(&self) -> bool {
-        // x - x is 0 for finite x and NaN otherwise: one test for the nine numbers.
-        let z = (self.pivot.coords - self.pivot.coords)
-            + (self.linear - self.linear)
-            + (self.angular - self.angular);
-        z == Vector3::zeros()
+        let finite = |v: &Vector3| v.x.is_finite() && v.y.is_finite() && v.z.is_finite();
+        finite(&self.pivot.coords) && finite(&self.linear) && finite(&self.angular)
     }
 
     fn place(&self, core: &ConvexCore, t: Real) -> ConvexCore {
