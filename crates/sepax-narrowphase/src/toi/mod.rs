@@ -10,8 +10,9 @@
 //! separating-axis sweep of `box_sweep.rs`: each of the 15 SAT axes admits an interval of times
 //! (`|L·(p + w t)| <= r_A(L) + r_B(L)`), computed in `f64` with proven rounding allowances so
 //! that it contains the exact interval; the first contact is the largest entry time if it does
-//! not pass the smallest exit time (docs/tolerance.md §8). Pairs that may touch at time 0 are
-//! left to the advancement loop, so a start in contact is reported as before.
+//! not pass the smallest exit time (docs/tolerance.md §8). Pairs that may touch at time 0, and
+//! near misses within the advancement loop's allowance, are left to the loop, so a start in
+//! contact and a grazing pass are decided as before.
 //!
 //! Everything else uses conservative advancement (Mirtich 1996; Zhang, Redon, Lee and Kim 2006)
 //! on the distance of [`crate::distance`]: at time `t` the shapes are `d` apart with unit normal
