@@ -68,9 +68,11 @@ struct State {
     pass: f64,
     t_in: f64,
     t_out: f64,
-    /// The same with every radius grown by `pass |L|`.
+    /// The same with every radius grown by `pass |L|`, and shrunk by it.
     t_in_loose: f64,
     t_out_loose: f64,
+    t_in_shrunk: f64,
+    t_out_shrunk: f64,
     /// The axis attaining `t_in`, its vector oriented toward B, its length.
     best: Option<(SatAxis, [f64; 3], f64)>,
     /// Every axis so far within `near` of overlapping at time 0.
@@ -79,6 +81,8 @@ struct State {
     missed: bool,
     /// The grown intervals so far exclude every time in `[0, t_max]`.
     missed_loose: bool,
+    /// The shrunk intervals so far exclude every time in `[0, t_max]`.
+    missed_shrunk: bool,
     /// `|L~ − L| <= 2u|L| + 7u^2`, slack bound factor (`CERT_ROUNDING_FACTOR u S`).
     bound_factor: f64,
 }
@@ -107,10 +111,12 @@ impl State {
             return None;
         }
         let k_loose = k + self.pass * norm;
+        let k_shrunk = k - self.pass * norm;
         if v == 0.0 {
             // |L~·p| <= k at every time, or at none.
             self.missed |= along.abs() > k;
             self.missed_loose |= along.abs() > k_loose;
+            self.missed_shrunk |= along.abs() > k_shrunk;
         } else {
             let (along, speed) = if v > 0.0 { (along, v) } else { (-along, -v) };
             // Each bound is (numerator) x (1 / speed): three roundings (relative γ3 < 4u), so
@@ -144,6 +150,15 @@ impl State {
             {
                 self.missed_loose = true;
             }
+            // (No rounding direction needed: this only chooses between two correct paths.)
+            self.t_in_shrunk = self.t_in_shrunk.max((-k_shrunk - along) * inv);
+            self.t_out_shrunk = self.t_out_shrunk.min((k_shrunk - along) * inv);
+            if self.t_in_shrunk > self.t_out_shrunk
+                || self.t_in_shrunk > self.t_max
+                || self.t_out_shrunk < 0.0
+            {
+                self.missed_shrunk = true;
+            }
         }
         Some(!self.missed_loose || self.close)
     }
@@ -161,9 +176,10 @@ fn term(h: f64, l: &[f64; 3], x: &[f64; 3]) -> f64 {
 ///
 /// Pairs whose SAT gap at time 0 (the largest `−f(L) / |L|`) is at most `near` are reported as
 /// [`Sweep::AtStart`] whatever the motion, so that the caller's distance test decides a start
-/// in contact exactly as it would without the sweep; pairs that miss but would meet with every
-/// radius grown by `pass |L|` (a pass within `pass` of touching) as [`Sweep::Unknown`], so that
-/// the caller's allowance decides near misses as it would without the sweep.
+/// in contact exactly as it would without the sweep; pairs that would meet with every radius
+/// grown by `pass |L|` but not with every radius shrunk by it (a pass within about `pass` of
+/// touching, a grazing contact or a near miss) as [`Sweep::Unknown`], so that the caller's
+/// allowance decides them as it would without the sweep.
 #[inline]
 pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64, near: f64, pass: f64) -> Sweep {
     let mut st = State {
@@ -176,10 +192,13 @@ pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64, near: f64, pass: f6
         t_out: f64::INFINITY,
         t_in_loose: f64::NEG_INFINITY,
         t_out_loose: f64::INFINITY,
+        t_in_shrunk: f64::NEG_INFINITY,
+        t_out_shrunk: f64::INFINITY,
         best: None,
         close: true,
         missed: false,
         missed_loose: false,
+        missed_shrunk: false,
         bound_factor: CERT_ROUNDING_FACTOR * U * pair.s,
     };
     let (a, b, p) = (&pair.a, &pair.b, &pair.p);
@@ -271,7 +290,7 @@ pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64, near: f64, pass: f6
     if st.missed_loose {
         return Sweep::Miss;
     }
-    if st.missed {
+    if st.missed || st.missed_shrunk {
         return Sweep::Unknown;
     }
     match st.best {
