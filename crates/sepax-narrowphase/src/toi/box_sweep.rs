@@ -110,13 +110,12 @@ impl State {
         if !(k.is_finite() && v.is_finite() && along.is_finite()) {
             return None;
         }
-        let k_loose = k + self.pass * norm;
-        let k_shrunk = k - self.pass * norm;
+        let grow = self.pass * norm;
         if v == 0.0 {
             // |L~·p| <= k at every time, or at none.
             self.missed |= along.abs() > k;
-            self.missed_loose |= along.abs() > k_loose;
-            self.missed_shrunk |= along.abs() > k_shrunk;
+            self.missed_loose |= along.abs() > k + grow;
+            self.missed_shrunk |= along.abs() > k - grow;
         } else {
             let (along, speed) = if v > 0.0 { (along, v) } else { (-along, -v) };
             // Each bound is (numerator) x (1 / speed): three roundings (relative γ3 < 4u), so
@@ -132,32 +131,19 @@ impl State {
                 let sign = if v > 0.0 { -1.0 } else { 1.0 };
                 self.best = Some((axis, [l[0] * sign, l[1] * sign, l[2] * sign], norm));
             }
-            if hi < self.t_out {
-                self.t_out = hi;
-            }
-            if self.t_in > self.t_out || self.t_in > self.t_max || self.t_out < 0.0 {
-                self.missed = true;
-            }
-            let lo = (-k_loose - along) * inv;
-            let lo = lo - 4.0 * U * lo.abs() - f64::MIN_POSITIVE;
-            let hi = (k_loose - along) * inv;
-            let hi = hi + 4.0 * U * hi.abs() + f64::MIN_POSITIVE;
-            self.t_in_loose = self.t_in_loose.max(lo);
-            self.t_out_loose = self.t_out_loose.min(hi);
+            self.t_out = self.t_out.min(hi);
+            // The grown and shrunk intervals (no rounding direction needed: they only choose
+            // between two correct paths, and the grown ones contain the tight ones).
+            let g = grow * inv;
+            self.t_in_loose = self.t_in_loose.max(lo - g);
+            self.t_out_loose = self.t_out_loose.min(hi + g);
+            self.t_in_shrunk = self.t_in_shrunk.max(lo + g);
+            self.t_out_shrunk = self.t_out_shrunk.min(hi - g);
             if self.t_in_loose > self.t_out_loose
                 || self.t_in_loose > self.t_max
                 || self.t_out_loose < 0.0
             {
                 self.missed_loose = true;
-            }
-            // (No rounding direction needed: this only chooses between two correct paths.)
-            self.t_in_shrunk = self.t_in_shrunk.max((-k_shrunk - along) * inv);
-            self.t_out_shrunk = self.t_out_shrunk.min((k_shrunk - along) * inv);
-            if self.t_in_shrunk > self.t_out_shrunk
-                || self.t_in_shrunk > self.t_max
-                || self.t_out_shrunk < 0.0
-            {
-                self.missed_shrunk = true;
             }
         }
         Some(!self.missed_loose || self.close)
@@ -284,13 +270,18 @@ pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64, near: f64, pass: f6
     if go.is_none() {
         return Sweep::Unknown;
     }
+    let outside = |t_in: f64, t_out: f64| t_in > t_out || t_in > t_max || t_out < 0.0;
     if st.close {
         return Sweep::AtStart;
     }
-    if st.missed_loose {
+    if st.missed_loose || outside(st.t_in_loose, st.t_out_loose) {
         return Sweep::Miss;
     }
-    if st.missed || st.missed_shrunk {
+    if st.missed
+        || outside(st.t_in, st.t_out)
+        || st.missed_shrunk
+        || outside(st.t_in_shrunk, st.t_out_shrunk)
+    {
         return Sweep::Unknown;
     }
     match st.best {
