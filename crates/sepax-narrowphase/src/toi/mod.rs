@@ -188,7 +188,8 @@ impl Toi {
 
 /// The first time in `[0, t_max]` at which `a` moving with velocity `va` and `b` moving with
 /// `vb` come within `options.target_distance`, or `None`. Non-finite velocities or `t_max`
-/// give `None`.
+/// give `None`. Box pairs (AABB/OBB) take the closed-form separating-axis sweep (see
+/// [`time_of_impact`]); other pairs conservative advancement.
 pub fn cast_shapes(
     a: &Shape,
     va: &Vector3,
