@@ -401,3 +401,50 @@ fn face_edge_and_vertex_contacts() {
     .unwrap();
     assert!(h.iterations > 0 && (h.time as f64) < exact - 0.009, "{h:?}");
 }
+
+/// Tiny and huge magnitudes (squares overflow or underflow in `f32`): the sweep runs in `f64`
+/// and the witness points on rescaled numbers, so casts still hit, never late, with the points
+/// on the boxes.
+#[test]
+fn extreme_magnitudes() {
+    let r = sepax_shapes::math::UnitQuaternion::from_euler_angles(0.3, 0.4, 0.5);
+    for unit in [1e-25 as Real, 1e-12, 1.0, 1e12, 1e25] {
+        let a = Shape::Aabb(
+            Aabb::from_center_half_extents(Point3::origin(), Vector3::repeat(unit)).unwrap(),
+        );
+        let cube = Obb::from_rotation(Point3::new(10.0 * unit, 0.0, 0.0), r, Vector3::repeat(unit))
+            .unwrap();
+        let b = Shape::Obb(cube);
+        let vb = Vector3::new(-4.0 * unit, 0.0, 0.0);
+        let h = cast_shapes(
+            &a,
+            &Vector3::zeros(),
+            &b,
+            &vb,
+            10.0,
+            &CastOptions::default(),
+        )
+        .unwrap_or_else(|| panic!("{unit:e}: no hit"));
+        // The lowest vertex of B along x reaches x = unit.
+        let low = (0..8)
+            .map(|k| {
+                let s = Vector3::new(
+                    if k & 1 == 0 { -1.0 } else { 1.0 },
+                    if k & 2 == 0 { -1.0 } else { 1.0 },
+                    if k & 4 == 0 { -1.0 } else { 1.0 },
+                ) * unit;
+                (cube.center().coords + cube.axes() * s).x as f64
+            })
+            .fold(f64::INFINITY, f64::min);
+        let exact = (low - unit as f64) / (4.0 * unit as f64);
+        assert!(
+            h.time as f64 <= exact * (1.0 + 1e-5) && h.time as f64 >= exact * (1.0 - 1e-4),
+            "{unit:e}: {h:?} vs {exact}"
+        );
+        assert_eq!(h.iterations, 0, "{unit:e}: {h:?}");
+        assert!((h.normal - Vector3::x()).norm() < 1e-4, "{unit:e}: {h:?}");
+        let gap = (h.point_b - h.point_a).norm();
+        assert!(gap <= 1e-4 * unit, "{unit:e}: {h:?}");
+        assert!((h.point_a.x - unit).abs() <= 1e-5 * unit, "{unit:e}: {h:?}");
+    }
+}
