@@ -110,8 +110,9 @@ impl Motion {
     }
 
     fn is_finite(&self) -> bool {
-        let finite = |v: &Vector3| v.x.is_finite() && v.y.is_finite() && v.z.is_finite();
-        finite(&self.pivot.coords) && finite(&self.linear) && finite(&self.angular)
+        // x * 0 is 0 for finite x and NaN for infinities and NaN: one comparison for all nine.
+        let z = self.pivot.coords * 0.0 + self.linear * 0.0 + self.angular * 0.0;
+        z == Vector3::zeros()
     }
 
     fn place(&self, core: &ConvexCore, t: Real) -> ConvexCore {
