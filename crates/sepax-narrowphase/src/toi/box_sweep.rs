@@ -25,6 +25,10 @@
 //! two AABB faces (the middle of the overlap of their rectangles); any other configuration
 //! (parallel faces of rotated boxes) takes the closest points of the two boxes, as the
 //! advancement loop does.
+//!
+//! Pairs within the advancement loop's allowance of touching at time 0, and passes within it
+//! (near misses and grazing contacts: the intervals grown by that margin meet but the shrunk
+//! ones do not), are left to the loop, so those decisions stay what they were.
 
 use sepax_shapes::math::{Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::Shape;
@@ -46,7 +50,8 @@ pub(crate) enum Sweep {
     /// Every interval contains time 0 (the boxes may touch at the start), or no axis constrains
     /// the motion: the caller decides with the distance (the started-in-contact contract).
     AtStart,
-    /// An intermediate value overflowed: the caller decides.
+    /// A near miss or a grazing contact (within the caller's `pass` margin of touching), or
+    /// an intermediate value overflowed: the caller decides.
     Unknown,
     /// No contact before `time` (`0 < time <= t_max`); `axis` attains the largest entry time,
     /// `dir` is its vector oriented from A toward B at that time, `norm` its length.
@@ -317,7 +322,8 @@ fn real_down(t: f64) -> Real {
 }
 
 /// `Some(None)`: proven miss; `Some(Some(toi))`: the first contact; `None`: the caller's
-/// general path decides (possible contact at time 0, overflow).
+/// general path decides (possible contact at time 0, a pass within the advancement loop's
+/// allowance of touching, overflow).
 #[inline]
 pub(crate) fn cast_boxes(
     a: &Shape,
