@@ -184,6 +184,26 @@ pub(crate) fn rounded_closest_hint(
     (c, scale * back, slack * back)
 }
 
+/// Closest points of two cores (no radii) on numbers rescaled as in [`rounded_closest_hint`],
+/// without the distance's scale and slack: the witness points of the box sweep.
+pub(crate) fn rounded_core_points(
+    ca: &ConvexCore,
+    cb: &ConvexCore,
+    hint: Option<&Vector3>,
+) -> (Point3, Point3) {
+    let k = pow2_unit(ca.magnitude().max(cb.magnitude()));
+    if k == 1.0 {
+        let c = core::core_closest_hint(ca, cb, hint);
+        return (c.point_a, c.point_b);
+    }
+    let c = core::core_closest_hint(&ca.scaled(k), &cb.scaled(k), hint);
+    let back = 1.0 / k;
+    (
+        Point3::from(c.point_a.coords * back),
+        Point3::from(c.point_b.coords * back),
+    )
+}
+
 /// Closest points of two shapes of any kinds (core closest points, then the radii).
 fn shape_closest(a: &Shape, b: &Shape) -> ClosestPoints {
     let (ca, ra) = ConvexCore::of(a);

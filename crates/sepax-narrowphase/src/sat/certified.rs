@@ -24,10 +24,14 @@ pub const CERT_ROUNDING_FACTOR: f64 = 20.0;
 /// A box in f64.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Box64 {
-    c: [f64; 3],
-    c_lo: [f64; 3],
-    axes: [[f64; 3]; 3],
-    h: [f64; 3],
+    /// Leading part of the centre.
+    pub(crate) c: [f64; 3],
+    /// Trailing part of the centre.
+    pub(crate) c_lo: [f64; 3],
+    /// Axes (`axes[k]` is axis `k`).
+    pub(crate) axes: [[f64; 3]; 3],
+    /// Half-extents (exact: `half + half_lo`).
+    pub(crate) h: [f64; 3],
 }
 
 impl From<&BoxFrame> for Box64 {
@@ -54,7 +58,7 @@ impl From<&BoxFrame> for Box64 {
 /// component `a*b - c*d` is rounded once (relative error <= u).
 #[cfg(not(feature = "f64"))]
 #[inline(always)]
-fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
+pub(crate) fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
     [
         x[1] * y[2] - x[2] * y[1],
         x[2] * y[0] - x[0] * y[2],
@@ -70,7 +74,7 @@ fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
 /// `4u^2` for unit-length axes, which the bound of [`axis_slacks`] includes.
 #[cfg(feature = "f64")]
 #[inline(always)]
-fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
+pub(crate) fn cross(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
     [
         diff_of_products(x[1], y[2], x[2], y[1]),
         diff_of_products(x[2], y[0], x[0], y[2]),
@@ -106,7 +110,7 @@ fn diff_of_products(a: f64, b: f64, c: f64, d: f64) -> f64 {
 }
 
 #[inline(always)]
-fn dot(x: &[f64; 3], y: &[f64; 3]) -> f64 {
+pub(crate) fn dot(x: &[f64; 3], y: &[f64; 3]) -> f64 {
     x[0] * y[0] + x[1] * y[1] + x[2] * y[2]
 }
 
@@ -121,6 +125,9 @@ pub struct AxisSlack {
     pub norm: f64,
     /// The computed slack `f(L)` (negative: `L` separates).
     pub slack: f64,
+    /// The computed radius sum `r_A(L) + r_B(L)` (the slack is `radius - |along|`); `bound`
+    /// also covers `|radius~ - radius| + |along~ - along|`.
+    pub radius: f64,
     /// The proven bound on the slack's error.
     pub bound: f64,
     /// `L . p` (its sign orients the axis from A toward B).
@@ -128,15 +135,20 @@ pub struct AxisSlack {
 }
 
 /// The pair in f64, ready for the facet test.
-struct Pair64 {
-    a: Box64,
-    b: Box64,
-    p: [f64; 3],
-    s: f64,
+pub(crate) struct Pair64 {
+    /// Box A.
+    pub(crate) a: Box64,
+    /// Box B.
+    pub(crate) b: Box64,
+    /// `c_B - c_A` (within 2 ulps).
+    pub(crate) p: [f64; 3],
+    /// The scale `S` of the bound.
+    pub(crate) s: f64,
 }
 
 impl Pair64 {
-    fn new(a: &BoxFrame, b: &BoxFrame) -> Self {
+    /// The pair of two frames.
+    pub(crate) fn new(a: &BoxFrame, b: &BoxFrame) -> Self {
         let (a, b) = (Box64::from(a), Box64::from(b));
         let p: [f64; 3] = core::array::from_fn(|k| (b.c[k] - a.c[k]) + (b.c_lo[k] - a.c_lo[k]));
         let lo: f64 = (0..3).map(|k| a.c_lo[k].abs() + b.c_lo[k].abs()).sum();
@@ -153,7 +165,7 @@ impl Pair64 {
     /// The slack of one axis. `L . x` is exactly 0 for the two axes `L` is the cross product
     /// of, so those terms are left out (exactly), five dot products remain.
     #[inline(always)]
-    fn slack(&self, axis: SatAxis) -> AxisSlack {
+    pub(crate) fn slack(&self, axis: SatAxis) -> AxisSlack {
         let (a, b) = (&self.a, &self.b);
         let term = |h: f64, l: &[f64; 3], x: &[f64; 3]| h * dot(l, x).abs();
         let (l, radii) = match axis {
@@ -197,6 +209,7 @@ impl Pair64 {
             vector: l,
             norm,
             slack: radii - along.abs(),
+            radius: radii,
             bound,
             along,
         }
