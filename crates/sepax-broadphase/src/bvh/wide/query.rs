@@ -1,0 +1,289 @@
+//! Traversals of the [`WideBvh`]: ray casts (ordered, nearest child first, pruned by the current
+//! clip distance) and box queries, each deciding a node's four children with one SIMD test.
+//!
+//! ```text
+//! cast(ray):
+//!   node = root
+//!   loop:
+//!     (mask, t_enter) = slab test of the node's 4 child boxes, lanes entered at t <= clip
+//!     for each primitive lane in mask: exact Aabb::cast_ray, report (may lower clip)
+//!     sort the node lanes in mask by t_enter; push all but the nearest, farthest first
+//!     node = the nearest, or pop until an entry with t_enter <= clip (end when empty)
+//! ```
+//! The stack is the inline-spilling one of the dynamic tree: nothing is ever dropped, however
+//! deep the tree.
+
+use super::{WideBvh, WideNode, PRIM, WIDTH};
+use crate::bvh::query::{NodeStack, SpillStack};
+use crate::bvh::RayStep;
+use crate::{QueryStats, Visit};
+use sepax_shapes::math::Real;
+use sepax_shapes::{Aabb, Ray};
+
+#[cfg(not(feature = "f64"))]
+type L = wide::f32x4;
+#[cfg(feature = "f64")]
+type L = wide::f64x4;
+
+/// A ray prepared for slab tests of four boxes at once.
+///
+/// Per axis `k` the entry and exit distances of a lane are
+/// `t_near_k = (near plane - o_near_k) * inv_near_k` and `t_far_k = (far plane - o_far_k) *
+/// inv_far_k`, the near plane being the box's min on that axis when the direction is positive
+/// and its max otherwise (Williams et al. 2005: with the planes chosen by the sign, no per-lane
+/// min/max of the two slab distances is needed).
+///
+/// - **Regular axis** (`1 / d_k` finite and non-zero): `o = origin_k`, `inv = 1 / d_k`. The
+///   difference of two finite coordinates is finite or infinite, its product with a finite
+///   non-zero `inv` is never NaN.
+/// - **Zero axis** (`d_k == 0`): the ray stays in the slab `lo_k <= o_k <= hi_k` or never
+///   enters it (the scalar rule of `Aabb::cast_ray`). The distances are made neutral
+///   (`o_near = +inf`, `o_far = -inf`, `inv = 1`: every finite plane gives `t_near_k = -inf`,
+///   `t_far_k = +inf`) and the slab membership is tested by two comparisons instead.
+/// - **Tiny axis** (`d_k != 0` but `1 / d_k` overflows): neutral distances and no slab test,
+///   i.e. no constraint from that axis, which can only keep more boxes (the ray may still enter
+///   a box outside the slab, at a huge distance).
+///
+/// A unit direction has a component of at least `1/sqrt(3)`: one axis is always regular.
+struct RayLanes {
+    near: [usize; 3],
+    far: [usize; 3],
+    o_near: [L; 3],
+    o_far: [L; 3],
+    inv: [L; 3],
+    /// The origin, for the slab membership test of zero axes.
+    origin: [L; 3],
+    /// The zero axes (`zero[..zeros]`).
+    zero: [usize; 3],
+    zeros: usize,
+    /// `1 - gamma(4)` and `1 + gamma(4)`.
+    shrink: L,
+    grow: L,
+}
+
+impl RayLanes {
+    fn new(ray: &Ray) -> RayLanes {
+        let (o, d) = (ray.origin(), ray.direction());
+        let inf = L::splat(Real::INFINITY);
+        let mut r = RayLanes {
+            near: [0, 1, 2],
+            far: [3, 4, 5],
+            o_near: [inf; 3],
+            o_far: [-inf; 3],
+            inv: [L::splat(1.0); 3],
+            origin: [L::splat(o.x), L::splat(o.y), L::splat(o.z)],
+            zero: [0; 3],
+            zeros: 0,
+            shrink: L::splat(1.0 - sepax_shapes::tolerance::gamma(4)),
+            grow: L::splat(1.0 + sepax_shapes::tolerance::gamma(4)),
+        };
+        for k in 0..3 {
+            let inv = 1.0 / d[k];
+            if d[k] == 0.0 {
+                r.zero[r.zeros] = k;
+                r.zeros += 1;
+            } else if inv.is_finite() {
+                let neg = d[k] < 0.0;
+                r.near[k] = if neg { k + 3 } else { k };
+                r.far[k] = if neg { k } else { k + 3 };
+                r.o_near[k] = L::splat(o[k]);
+                r.o_far[k] = L::splat(o[k]);
+                r.inv[k] = L::splat(inv);
+            }
+        }
+        r
+    }
+
+    /// The lanes of `n` the ray enters at a distance in `[0, clip]` (bit `j` for lane `j`,
+    /// restricted to the node's children), with a lower bound of each lane's entry distance.
+    ///
+    /// Conservative: whenever `Aabb::cast_ray` reports a hit at `t <= clip` on a box inside
+    /// lane `j`'s box, bit `j` is set and the bound is at most `t`. Each computed slab distance
+    /// is within a relative `gamma(3)` of the exact one (the subtraction, the rounded
+    /// reciprocal, the product) and of the scalar test's quotient, with the exact sign; the
+    /// planes of a containing box give distances that are no nearer for entry and no farther
+    /// for exit (rounding is monotone), so scaling the entry by `1 - gamma(4)` and the exit by
+    /// `1 + gamma(4)` keeps the test conservative, for the box itself and all boxes inside it.
+    /// An entry that overflows to `+inf` is clamped to `Real::MAX`, so that a ray of infinite
+    /// length still reaches boxes at distances beyond `Real::MAX` (which `Aabb::cast_ray` does
+    /// not report, but whose children may be nearer).
+    #[inline(always)]
+    fn test(&self, n: &WideNode, clip: L) -> (u32, L) {
+        let b = &n.bounds;
+        let tn0 = (L::from(b[self.near[0]]) - self.o_near[0]) * self.inv[0];
+        let tn1 = (L::from(b[self.near[1]]) - self.o_near[1]) * self.inv[1];
+        let tn2 = (L::from(b[self.near[2]]) - self.o_near[2]) * self.inv[2];
+        let tf0 = (L::from(b[self.far[0]]) - self.o_far[0]) * self.inv[0];
+        let tf1 = (L::from(b[self.far[1]]) - self.o_far[1]) * self.inv[1];
+        let tf2 = (L::from(b[self.far[2]]) - self.o_far[2]) * self.inv[2];
+        // Never NaN (see the type's documentation), so the `minps`/`maxps` forms are exact.
+        let t_near = tn0.fast_max(tn1).fast_max(tn2);
+        let t_far = tf0.fast_min(tf1).fast_min(tf2);
+        let t_near = (t_near * self.shrink)
+            .fast_max(L::ZERO)
+            .fast_min(L::splat(Real::MAX));
+        let t_far = (t_far * self.grow).fast_min(clip);
+        let mut mask = t_near.simd_le(t_far).to_bitmask() & n.mask;
+        for &k in &self.zero[..self.zeros] {
+            let o = self.origin[k];
+            let inside = L::from(b[k]).simd_le(o) & o.simd_le(L::from(b[k + 3]));
+            mask &= inside.to_bitmask();
+        }
+        (mask, t_near)
+    }
+}
+
+/// Sorts up to four `(node, entry)` pairs by entry distance (insertion sort).
+#[inline(always)]
+fn sort_by_entry(kids: &mut [(u32, Real)]) {
+    for i in 1..kids.len() {
+        let mut j = i;
+        while j > 0 && kids[j].1 < kids[j - 1].1 {
+            kids.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
+impl WideBvh {
+    /// Casts `ray` against the primitives, nearest subtree first. `f` receives each primitive
+    /// (its index in the build list) that the ray enters at distance `t <= clip`, with `t` the
+    /// entry distance of [`Aabb::cast_ray`] (0 when the origin is inside the box), where `clip`
+    /// starts at the ray's `max_distance` and is lowered by [`RayStep::Clip`]. Subtrees whose
+    /// box the ray enters beyond `clip` are skipped. Primitives arrive roughly, not exactly, in
+    /// order of distance. The same contract as [`crate::bvh::DynamicBvh::cast_ray`].
+    pub fn cast_ray(&self, ray: &Ray, mut f: impl FnMut(u32, Real) -> RayStep) -> QueryStats {
+        let mut stats = QueryStats::default();
+        if self.nodes.is_empty() {
+            return stats;
+        }
+        let lanes = RayLanes::new(ray);
+        let mut clip = ray.max_distance();
+        let mut stack = SpillStack::<(u32, Real)>::new();
+        let mut node = 0u32;
+        'walk: loop {
+            let n = &self.nodes[node as usize];
+            stats.nodes_visited += 1;
+            let (mut mask, t_near) = lanes.test(n, L::splat(clip));
+            let t_near = t_near.to_array();
+            let mut kids = [(0u32, 0.0 as Real); WIDTH];
+            let mut count = 0;
+            while mask != 0 {
+                let j = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let c = n.children[j];
+                if c & PRIM == 0 {
+                    kids[count] = (c, t_near[j]);
+                    count += 1;
+                    continue;
+                }
+                stats.leaves_tested += 1;
+                let Some(t) = n.lane_box(j).cast_ray(ray).map(|h| h.distance) else {
+                    continue;
+                };
+                if t > clip {
+                    continue;
+                }
+                stats.hits += 1;
+                match f(c & !PRIM, t) {
+                    RayStep::Continue => {}
+                    RayStep::Clip(c) => {
+                        // A NaN compares false: no change.
+                        if c < clip {
+                            clip = c;
+                        }
+                    }
+                    RayStep::Stop => break 'walk,
+                }
+            }
+            let kids = &mut kids[..count];
+            sort_by_entry(kids);
+            // Farthest first on the stack; the nearest is visited next without a push.
+            for &k in kids.iter().skip(1).rev() {
+                if k.1 <= clip {
+                    stack.push(k);
+                }
+            }
+            if let Some(&(c, t)) = kids.first() {
+                if t <= clip {
+                    node = c;
+                    continue;
+                }
+            }
+            loop {
+                match stack.pop() {
+                    Some((c, t)) if t <= clip => {
+                        node = c;
+                        continue 'walk;
+                    }
+                    Some(_) => {}
+                    None => break 'walk,
+                }
+            }
+        }
+        stats
+    }
+
+    /// The nearest primitive the ray enters (least entry distance of [`Aabb::cast_ray`]; ties go
+    /// to the smaller index), with that distance.
+    pub fn cast_ray_closest(&self, ray: &Ray) -> Option<(u32, Real)> {
+        let mut best: Option<(u32, Real)> = None;
+        self.cast_ray(ray, |i, t| {
+            if best.is_none_or(|(b, bt)| t < bt || (t == bt && i < b)) {
+                best = Some((i, t));
+            }
+            RayStep::Clip(t)
+        });
+        best
+    }
+
+    /// Clears `out` and fills it with every primitive the ray enters within its
+    /// `max_distance`, with the entry distance, sorted by distance then index.
+    pub fn cast_ray_all(&self, ray: &Ray, out: &mut Vec<(u32, Real)>) -> QueryStats {
+        out.clear();
+        let stats = self.cast_ray(ray, |i, t| {
+            out.push((i, t));
+            RayStep::Continue
+        });
+        out.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        stats
+    }
+
+    /// Every primitive whose box overlaps `aabb` (closed sets, exact comparisons), through `f`.
+    pub fn query_aabb(&self, aabb: &Aabb, mut f: impl FnMut(u32) -> Visit) -> QueryStats {
+        let mut stats = QueryStats::default();
+        if self.nodes.is_empty() {
+            return stats;
+        }
+        let (qlo, qhi) = (aabb.min(), aabb.max());
+        let qlo = [L::splat(qlo.x), L::splat(qlo.y), L::splat(qlo.z)];
+        let qhi = [L::splat(qhi.x), L::splat(qhi.y), L::splat(qhi.z)];
+        let mut stack = SpillStack::<u32>::new();
+        stack.push(0);
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            stats.nodes_visited += 1;
+            let b = &n.bounds;
+            let mut hit = L::from(b[0]).simd_le(qhi[0]) & qlo[0].simd_le(L::from(b[3]));
+            for k in 1..3 {
+                hit = hit & L::from(b[k]).simd_le(qhi[k]) & qlo[k].simd_le(L::from(b[k + 3]));
+            }
+            let mut mask = hit.to_bitmask() & n.mask;
+            while mask != 0 {
+                let j = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let c = n.children[j];
+                if c & PRIM == 0 {
+                    stack.push(c);
+                    continue;
+                }
+                stats.leaves_tested += 1;
+                stats.hits += 1;
+                if f(c & !PRIM) == Visit::Stop {
+                    return stats;
+                }
+            }
+        }
+        stats
+    }
+}
