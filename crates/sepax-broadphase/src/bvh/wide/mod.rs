@@ -135,35 +135,7 @@ impl WideBvh {
             // (range, node index to fill)
             let mut tasks: Vec<(Range, u32)> = vec![(root, 0)];
             while let Some((range, node)) = tasks.pop() {
-                let mut kids = [range; WIDTH];
-                let mut count = 1;
-                while count < WIDTH {
-                    // The splittable child of largest area (the first on ties).
-                    let mut pick: Option<(usize, Real)> = None;
-                    for (j, k) in kids[..count].iter().enumerate() {
-                        let area = k.aabb.surface_area();
-                        if k.end - k.start > 1 && pick.is_none_or(|(_, a)| area > a) {
-                            pick = Some((j, area));
-                        }
-                    }
-                    let Some((j, _)) = pick else { break };
-                    let k = kids[j];
-                    let mid = k.start + sah_split(&mut items[k.start..k.end]) as usize;
-                    // Keep the children in item order (the left part in place, the right part
-                    // after it), so that siblings are laid out in space order.
-                    kids.copy_within(j + 1..count, j + 2);
-                    kids[j] = Range {
-                        start: k.start,
-                        end: mid,
-                        aabb: bounds_of(&items[k.start..mid]),
-                    };
-                    kids[j + 1] = Range {
-                        start: mid,
-                        end: k.end,
-                        aabb: bounds_of(&items[mid..k.end]),
-                    };
-                    count += 1;
-                }
+                let (kids, count) = children_of(&mut items, range);
                 let mut n = placeholder();
                 n.mask = (1 << count) - 1;
                 for (j, k) in kids.iter().enumerate() {
@@ -236,6 +208,79 @@ impl WideBvh {
     pub fn memory_bytes(&self) -> usize {
         self.nodes.len() * core::mem::size_of::<WideNode>()
     }
+}
+
+/// Splits `range` (at least two items) into at most [`WIDTH`] child ranges, ordered by item
+/// position.
+///
+/// ```text
+/// kids = [range]
+/// repeat:
+///   c = the child of largest surface area among those with more than one item and not marked
+///   none: stop
+///   |c| <= WIDTH: if its items fit in the free lanes, replace c by its items (one lane each),
+///                 else mark c (it becomes a node of its own, with |c| primitive lanes)
+///   |c| >  WIDTH: if a lane is free, split c in two by binned SAH, else stop
+/// ```
+/// Opening small ranges only when they fit keeps the nodes near the primitives full: splitting
+/// them greedily would leave many nodes of two primitives (a third more nodes in all).
+fn children_of(items: &mut [Item], range: Range) -> ([Range; WIDTH], usize) {
+    let mut kids = [range; WIDTH];
+    let mut count = 1;
+    let mut marked = [false; WIDTH];
+    loop {
+        let mut pick: Option<(usize, Real)> = None;
+        for (j, k) in kids[..count].iter().enumerate() {
+            let area = k.aabb.surface_area();
+            if k.end - k.start > 1 && !marked[j] && pick.is_none_or(|(_, a)| area > a) {
+                pick = Some((j, area));
+            }
+        }
+        let Some((j, _)) = pick else { break };
+        let k = kids[j];
+        let size = k.end - k.start;
+        if size <= WIDTH {
+            if count - 1 + size > WIDTH {
+                marked[j] = true;
+                continue;
+            }
+            // Shift the later children right by `size - 1` and put the items in their place.
+            kids.copy_within(j + 1..count, j + size);
+            marked.copy_within(j + 1..count, j + size);
+            for (i, item) in items[k.start..k.end].iter().enumerate() {
+                kids[j + i] = Range {
+                    start: k.start + i,
+                    end: k.start + i + 1,
+                    aabb: *item.aabb(),
+                };
+                marked[j + i] = false;
+            }
+            count += size - 1;
+            continue;
+        }
+        if count == WIDTH {
+            break;
+        }
+        let mid = k.start + sah_split(&mut items[k.start..k.end]) as usize;
+        // Keep the children in item order (the left part in place, the right part after it),
+        // so that siblings are laid out in space order.
+        kids.copy_within(j + 1..count, j + 2);
+        marked.copy_within(j + 1..count, j + 2);
+        kids[j] = Range {
+            start: k.start,
+            end: mid,
+            aabb: bounds_of(&items[k.start..mid]),
+        };
+        kids[j + 1] = Range {
+            start: mid,
+            end: k.end,
+            aabb: bounds_of(&items[mid..k.end]),
+        };
+        marked[j] = false;
+        marked[j + 1] = false;
+        count += 1;
+    }
+    (kids, count)
 }
 
 fn placeholder() -> WideNode {
