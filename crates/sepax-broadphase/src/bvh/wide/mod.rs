@@ -15,7 +15,7 @@
 //! Embree's BVH4 builders). Nodes are numbered in build order, so that the four children of a
 //! node are consecutive and subtrees are compact in memory.
 //!
-//! Bytes per node (f32 / f64): bounds 96 / 192, children 16, lane mask 4: 128 / 256 after
+//! Bytes per node (f32 / f64): bounds 96 / 192, children 16, two lane masks 8: 128 / 256 after
 //! alignment to 64-byte cache lines, i.e. two / four lines read per node visited.
 
 mod query;
@@ -48,6 +48,8 @@ pub(crate) struct WideNode {
     pub children: [u32; WIDTH],
     /// Bit `j` set when slot `j` holds a child.
     pub mask: u32,
+    /// Bit `j` set when slot `j` holds a primitive.
+    pub prims: u32,
 }
 
 const _: () =
@@ -150,6 +152,7 @@ impl WideBvh {
                 let first_new = tasks.len();
                 for (j, k) in kids[..count].iter().enumerate() {
                     n.children[j] = if k.end - k.start == 1 {
+                        n.prims |= 1 << j;
                         PRIM | items[k.start].node()
                     } else {
                         let idx = nodes.len() as u32;
@@ -288,6 +291,7 @@ fn placeholder() -> WideNode {
         bounds: [[0.0; WIDTH]; 6],
         children: [EMPTY; WIDTH],
         mask: 0,
+        prims: 0,
     }
 }
 

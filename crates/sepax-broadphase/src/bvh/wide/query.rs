@@ -56,6 +56,9 @@ struct RayLanes {
     /// The zero axes (`zero[..zeros]`).
     zero: [usize; 3],
     zeros: usize,
+    /// Whether all three axes are regular (`o_near == o_far == origin`, no zero axis): the
+    /// common case, traversed by a variant with fewer live vectors.
+    regular: bool,
     /// `1 - gamma(4)` and `1 + gamma(4)`.
     shrink: L,
     grow: L,
@@ -74,6 +77,7 @@ impl RayLanes {
             origin: [L::splat(o.x), L::splat(o.y), L::splat(o.z)],
             zero: [0; 3],
             zeros: 0,
+            regular: true,
             shrink: L::splat(1.0 - sepax_shapes::tolerance::gamma(4)),
             grow: L::splat(1.0 + sepax_shapes::tolerance::gamma(4)),
         };
@@ -82,7 +86,10 @@ impl RayLanes {
             if d[k] == 0.0 {
                 r.zero[r.zeros] = k;
                 r.zeros += 1;
-            } else if inv.is_finite() {
+                r.regular = false;
+            } else if !inv.is_finite() {
+                r.regular = false;
+            } else {
                 let neg = d[k] < 0.0;
                 r.near[k] = if neg { k + 3 } else { k };
                 r.far[k] = if neg { k } else { k + 3 };
@@ -107,15 +114,19 @@ impl RayLanes {
     /// An entry that overflows to `+inf` is clamped to `Real::MAX`, so that a ray of infinite
     /// length still reaches boxes at distances beyond `Real::MAX` (which `Aabb::cast_ray` does
     /// not report, but whose children may be nearer).
+    ///
+    /// `REGULAR` must be `self.regular`: when true, `o_far` is read as `o_near` (they are equal)
+    /// and the zero-axis tests are skipped (there are none).
     #[inline(always)]
-    fn test(&self, n: &WideNode, clip: L) -> (u32, L) {
+    fn test<const REGULAR: bool>(&self, n: &WideNode, clip: L) -> (u32, L) {
         let b = &n.bounds;
+        let o_far = if REGULAR { &self.o_near } else { &self.o_far };
         let tn0 = (L::from(b[self.near[0]]) - self.o_near[0]) * self.inv[0];
         let tn1 = (L::from(b[self.near[1]]) - self.o_near[1]) * self.inv[1];
         let tn2 = (L::from(b[self.near[2]]) - self.o_near[2]) * self.inv[2];
-        let tf0 = (L::from(b[self.far[0]]) - self.o_far[0]) * self.inv[0];
-        let tf1 = (L::from(b[self.far[1]]) - self.o_far[1]) * self.inv[1];
-        let tf2 = (L::from(b[self.far[2]]) - self.o_far[2]) * self.inv[2];
+        let tf0 = (L::from(b[self.far[0]]) - o_far[0]) * self.inv[0];
+        let tf1 = (L::from(b[self.far[1]]) - o_far[1]) * self.inv[1];
+        let tf2 = (L::from(b[self.far[2]]) - o_far[2]) * self.inv[2];
         // Never NaN (see the type's documentation), so the `minps`/`maxps` forms are exact.
         let t_near = tn0.fast_max(tn1).fast_max(tn2);
         let t_far = tf0.fast_min(tf1).fast_min(tf2);
@@ -124,6 +135,9 @@ impl RayLanes {
             .fast_min(L::splat(Real::MAX));
         let t_far = (t_far * self.grow).fast_min(clip);
         let mut mask = t_near.simd_le(t_far).to_bitmask() & n.mask;
+        if REGULAR {
+            return (mask, t_near);
+        }
         for &k in &self.zero[..self.zeros] {
             let o = self.origin[k];
             let inside = L::from(b[k]).simd_le(o) & o.simd_le(L::from(b[k + 3]));
@@ -133,9 +147,9 @@ impl RayLanes {
     }
 }
 
-/// Sorts up to four `(node, entry)` pairs by entry distance (insertion sort).
+/// Sorts up to four `(lane, entry)` pairs by entry distance (insertion sort).
 #[inline(always)]
-fn sort_by_entry(kids: &mut [(u32, Real)]) {
+fn sort_by_entry(kids: &mut [(usize, Real)]) {
     for i in 1..kids.len() {
         let mut j = i;
         while j > 0 && kids[j].1 < kids[j - 1].1 {
@@ -152,31 +166,40 @@ impl WideBvh {
     /// starts at the ray's `max_distance` and is lowered by [`RayStep::Clip`]. Subtrees whose
     /// box the ray enters beyond `clip` are skipped. Primitives arrive roughly, not exactly, in
     /// order of distance. The same contract as [`crate::bvh::DynamicBvh::cast_ray`].
-    pub fn cast_ray(&self, ray: &Ray, mut f: impl FnMut(u32, Real) -> RayStep) -> QueryStats {
-        let mut stats = QueryStats::default();
+    pub fn cast_ray(&self, ray: &Ray, f: impl FnMut(u32, Real) -> RayStep) -> QueryStats {
         if self.nodes.is_empty() {
-            return stats;
+            return QueryStats::default();
         }
         let lanes = RayLanes::new(ray);
+        if lanes.regular {
+            self.cast::<true>(ray, &lanes, f)
+        } else {
+            self.cast::<false>(ray, &lanes, f)
+        }
+    }
+
+    /// The traversal of [`WideBvh::cast_ray`] on a non-empty tree; `REGULAR == lanes.regular`.
+    #[inline(always)]
+    fn cast<const REGULAR: bool>(
+        &self,
+        ray: &Ray,
+        lanes: &RayLanes,
+        mut f: impl FnMut(u32, Real) -> RayStep,
+    ) -> QueryStats {
+        let mut stats = QueryStats::default();
         let mut clip = ray.max_distance();
         let mut stack = SpillStack::<(u32, Real)>::new();
         let mut node = 0u32;
         'walk: loop {
             let n = &self.nodes[node as usize];
             stats.nodes_visited += 1;
-            let (mut mask, t_near) = lanes.test(n, L::splat(clip));
+            let (mask, t_near) = lanes.test::<REGULAR>(n, L::splat(clip));
             let t_near = t_near.to_array();
-            let mut kids = [(0u32, 0.0 as Real); WIDTH];
-            let mut count = 0;
-            while mask != 0 {
-                let j = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let c = n.children[j];
-                if c & PRIM == 0 {
-                    kids[count] = (c, t_near[j]);
-                    count += 1;
-                    continue;
-                }
+            // Primitives: the exact test, in lane order.
+            let mut prims = mask & n.prims;
+            while prims != 0 {
+                let j = prims.trailing_zeros() as usize;
+                prims &= prims - 1;
                 stats.leaves_tested += 1;
                 let Some(t) = n.lane_box(j).cast_ray(ray).map(|h| h.distance) else {
                     continue;
@@ -185,7 +208,7 @@ impl WideBvh {
                     continue;
                 }
                 stats.hits += 1;
-                match f(c & !PRIM, t) {
+                match f(n.children[j] & !PRIM, t) {
                     RayStep::Continue => {}
                     RayStep::Clip(c) => {
                         // A NaN compares false: no change.
@@ -196,17 +219,48 @@ impl WideBvh {
                     RayStep::Stop => break 'walk,
                 }
             }
-            let kids = &mut kids[..count];
-            sort_by_entry(kids);
-            // Farthest first on the stack; the nearest is visited next without a push.
-            for &k in kids.iter().skip(1).rev() {
-                if k.1 <= clip {
-                    stack.push(k);
+            // Child nodes, nearest first: the nearest is visited next, the others are pushed
+            // farthest first. Fast paths for one and two children.
+            let mut inner = mask & !n.prims;
+            let next = match inner.count_ones() {
+                0 => None,
+                1 => Some(inner.trailing_zeros() as usize),
+                2 => {
+                    let a = inner.trailing_zeros() as usize;
+                    inner &= inner - 1;
+                    let b = inner.trailing_zeros() as usize;
+                    let (near, far) = if t_near[b] < t_near[a] {
+                        (b, a)
+                    } else {
+                        (a, b)
+                    };
+                    if t_near[far] <= clip {
+                        stack.push((n.children[far], t_near[far]));
+                    }
+                    Some(near)
                 }
-            }
-            if let Some(&(c, t)) = kids.first() {
-                if t <= clip {
-                    node = c;
+                _ => {
+                    let mut kids = [(0usize, 0.0 as Real); WIDTH];
+                    let mut count = 0;
+                    while inner != 0 {
+                        let j = inner.trailing_zeros() as usize;
+                        inner &= inner - 1;
+                        kids[count] = (j, t_near[j]);
+                        count += 1;
+                    }
+                    let kids = &mut kids[..count];
+                    sort_by_entry(kids);
+                    for &(j, t) in kids[1..].iter().rev() {
+                        if t <= clip {
+                            stack.push((n.children[j], t));
+                        }
+                    }
+                    Some(kids[0].0)
+                }
+            };
+            if let Some(j) = next {
+                if t_near[j] <= clip {
+                    node = n.children[j];
                     continue;
                 }
             }
