@@ -1,11 +1,11 @@
 //! Traversals of the [`WideBvh`]: ray casts (ordered, nearest child first, pruned by the current
-//! clip distance) and box queries, each deciding a node's four children with one SIMD test.
+//! clip distance) and box queries, each deciding all children of a node with one SIMD test.
 //!
 //! ```text
 //! cast(ray):
 //!   node = root
 //!   loop:
-//!     (mask, t_enter) = slab test of the node's 4 child boxes, lanes entered at t <= clip
+//!     (mask, t_enter) = slab test of the node's child boxes, lanes entered at t <= clip
 //!     for each primitive lane in mask: exact Aabb::cast_ray, report (may lower clip)
 //!     sort the node lanes in mask by t_enter; push all but the nearest, farthest first
 //!     node = the nearest, or pop until an entry with t_enter <= clip (end when empty)
@@ -21,11 +21,11 @@ use sepax_shapes::math::Real;
 use sepax_shapes::{Aabb, Ray};
 
 #[cfg(not(feature = "f64"))]
-type L = wide::f32x4;
+type L = wide::f32x8;
 #[cfg(feature = "f64")]
 type L = wide::f64x4;
 
-/// A ray prepared for slab tests of four boxes at once.
+/// A ray prepared for slab tests of a node's [`WIDTH`] child boxes at once.
 ///
 /// Per axis `k` the entry and exit distances of a lane are
 /// `t_near_k = (near plane - o_near_k) * inv_near_k` and `t_far_k = (far plane - o_far_k) *
@@ -147,7 +147,7 @@ impl RayLanes {
     }
 }
 
-/// Sorts up to four `(lane, entry)` pairs by entry distance (insertion sort).
+/// Sorts up to [`WIDTH`] `(lane, entry)` pairs by entry distance (insertion sort).
 #[inline(always)]
 fn sort_by_entry(kids: &mut [(usize, Real)]) {
     for i in 1..kids.len() {
