@@ -1,9 +1,11 @@
 //! Closest-hit ray casts against the broad-phase benchmark's 100k static boxes, in a plain loop
 //! for profilers. Run:
-//! `cargo run --release -p sepax-broadphase --example ray_profile -- [RAYS] [REPEATS] [bvh|wide|parry|both]`
+//! `cargo run --release -p sepax-broadphase --example ray_profile -- [RAYS] [REPEATS] [bvh|wide|parry|both|race]`
 //! (`wide`: the static 4-wide tree over the same boxes; for callgrind, collect
 //! `--toggle-collect='*cast_ray_closest*'`; `parry`: parry3d's `Bvh::cast_ray` on the same
-//! boxes and rays, collect `--toggle-collect='*parry_closest*'`).
+//! boxes and rays, collect `--toggle-collect='*parry_closest*'`; `race`: REPEATS rounds, each
+//! timing five passes of the rays through each of the three in turn, then the minimum and
+//! median pass time of each: the ratio of minima is robust on a loaded machine).
 #![allow(clippy::unnecessary_cast)]
 
 use parry3d::bounding_volume::Aabb as PAabb;
@@ -78,6 +80,18 @@ fn main() {
             .expect("valid ray")
         })
         .collect();
+    if which == "race" {
+        race(
+            &bvh,
+            &tight,
+            &parry_boxes,
+            &rays,
+            &parry_rays,
+            repeats,
+            2.0 * world,
+        );
+        return;
+    }
     if run_bvh {
         let (mut nodes, mut leaves) = (0, 0);
         for r in &rays {
@@ -158,4 +172,69 @@ fn parry_closest(bvh: &Bvh, leaves: &[PAabb], ray: &PRay, max: f32) -> Option<(u
     bvh.cast_ray(ray, max, |leaf, best| {
         leaves[leaf as usize].cast_local_ray(ray, best, true)
     })
+}
+
+/// Interleaved passes (see the module documentation).
+fn race(
+    bvh: &DynamicBvh,
+    tight: &[Aabb],
+    parry_boxes: &[PAabb],
+    rays: &[Ray],
+    parry_rays: &[PRay],
+    rounds: usize,
+    max: f32,
+) {
+    let wide = WideBvh::build(tight);
+    let pbvh = Bvh::from_leaves(BvhBuildStrategy::Binned, parry_boxes);
+    let mut times: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    let mut hits = [0usize; 3];
+    // Blocks of passes of one implementation, so that each times its own warm caches.
+    for _ in 0..rounds {
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            hits[0] += rays
+                .iter()
+                .filter(|r| bvh.cast_ray_closest(r).is_some())
+                .count();
+            times[0].push(t.elapsed().as_secs_f64());
+        }
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            hits[1] += rays
+                .iter()
+                .filter(|r| wide.cast_ray_closest(r).is_some())
+                .count();
+            times[1].push(t.elapsed().as_secs_f64());
+        }
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            hits[2] += parry_rays
+                .iter()
+                .filter(|r| parry_closest(&pbvh, parry_boxes, r, max).is_some())
+                .count();
+            times[2].push(t.elapsed().as_secs_f64());
+        }
+    }
+    assert!(
+        hits[0] == hits[1] && hits[1] == hits[2],
+        "hit counts differ: {hits:?}"
+    );
+    let mut stat = [(0.0, 0.0); 3];
+    for (k, name) in ["sepax_bvh", "sepax_wide", "parry_bvh"].iter().enumerate() {
+        let v = &mut times[k];
+        v.sort_by(f64::total_cmp);
+        stat[k] = (v[0], v[v.len() / 2]);
+        println!(
+            "{name:>10}: min {:.3} ms, median {:.3} ms per {} rays",
+            v[0] * 1e3,
+            v[v.len() / 2] * 1e3,
+            rays.len()
+        );
+    }
+    println!(
+        "parry / sepax_wide: {:.2}x (min), {:.2}x (median); parry / sepax_bvh: {:.2}x (min)",
+        stat[2].0 / stat[1].0,
+        stat[2].1 / stat[1].1,
+        stat[2].0 / stat[0].0
+    );
 }
