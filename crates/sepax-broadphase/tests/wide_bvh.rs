@@ -31,18 +31,23 @@ fn brute_closest(boxes: &[Aabb], ray: &Ray) -> Option<(u32, Real)> {
     brute_all(boxes, ray).first().copied()
 }
 
-/// Checks every ray query of `tree` against brute force.
+/// Checks every ray query of `tree` against brute force, with AVX (where the CPU has it) and
+/// with the portable SIMD build.
 fn check_ray(tree: &WideBvh, boxes: &[Aabb], ray: &Ray) {
     let want = brute_all(boxes, ray);
-    let mut got = Vec::new();
-    let stats = tree.cast_ray_all(ray, &mut got);
-    assert_eq!(got, want, "cast_ray_all {ray:?}");
-    assert_eq!(stats.hits, want.len());
-    assert_eq!(
-        tree.cast_ray_closest(ray),
-        brute_closest(boxes, ray),
-        "cast_ray_closest {ray:?}"
-    );
+    let mut portable = tree.clone();
+    portable.set_avx(false);
+    for t in [tree, &portable] {
+        let mut got = Vec::new();
+        let stats = t.cast_ray_all(ray, &mut got);
+        assert_eq!(got, want, "cast_ray_all {ray:?}");
+        assert_eq!(stats.hits, want.len());
+        assert_eq!(
+            t.cast_ray_closest(ray),
+            brute_closest(boxes, ray),
+            "cast_ray_closest {ray:?}"
+        );
+    }
 }
 
 fn check_aabb(tree: &WideBvh, boxes: &[Aabb], q: &Aabb) {

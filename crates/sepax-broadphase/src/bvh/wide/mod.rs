@@ -22,6 +22,8 @@
 //! full. Nodes are numbered in build order, so that the children of a node are consecutive and
 //! subtrees are compact in memory.
 
+#[cfg(target_arch = "x86_64")]
+mod avx;
 mod query;
 
 use super::rebuild::{sah_split, Item};
@@ -95,11 +97,23 @@ impl WideNode {
 /// let back = Ray::new(Point3::new(20.0, 0.5, 0.5), -Vector3::x(), 100.0).unwrap();
 /// assert_eq!(tree.cast_ray_closest(&back), Some((2, 9.0)));
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct WideBvh {
     /// The root is node 0 when there is at least one primitive.
     nodes: Vec<WideNode>,
     len: usize,
+    /// Whether ray casts may use AVX when the CPU has it (see [`WideBvh::set_avx`]).
+    allow_avx: bool,
+}
+
+impl Default for WideBvh {
+    fn default() -> Self {
+        WideBvh {
+            nodes: Vec::new(),
+            len: 0,
+            allow_avx: true,
+        }
+    }
 }
 
 /// A range of build items that becomes one child, with its box.
@@ -176,7 +190,15 @@ impl WideBvh {
         WideBvh {
             nodes,
             len: boxes.len(),
+            allow_avx: true,
         }
+    }
+
+    /// Ray casts use AVX when the CPU has it (detected at run time; the default) or, with
+    /// `false`, the portable SIMD build (SSE2 on x86-64). Both give the same results bit for
+    /// bit; the switch is for tests and comparisons.
+    pub fn set_avx(&mut self, allow: bool) {
+        self.allow_avx = allow;
     }
 
     /// Number of primitives.

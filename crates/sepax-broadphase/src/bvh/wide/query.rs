@@ -25,6 +25,64 @@ type L = wide::f32x8;
 #[cfg(feature = "f64")]
 type L = wide::f64x4;
 
+/// What the ray traversal needs of a vector of [`WIDTH`] `Real`s: each operation is one IEEE
+/// operation per lane (never fused), so every implementation gives the same bits. Implemented
+/// by `wide`'s portable vector (SSE2 on a default x86-64 build) and by the AVX register of
+/// `avx.rs`.
+pub(crate) trait RayVec: Copy {
+    /// The lanes of a bound row.
+    fn load(a: &[Real; WIDTH]) -> Self;
+    /// Every lane `x`.
+    fn splat(x: Real) -> Self;
+    /// `self - b`.
+    fn sub(self, b: Self) -> Self;
+    /// `self * b`.
+    fn mul(self, b: Self) -> Self;
+    /// `self` where `self < b`, else `b` (the `minps` rule).
+    fn min(self, b: Self) -> Self;
+    /// `self` where `self > b`, else `b` (the `maxps` rule).
+    fn max(self, b: Self) -> Self;
+    /// Bit `j` set where `self[j] <= b[j]` (false for NaN).
+    fn le(self, b: Self) -> u32;
+    /// The lanes.
+    fn to_array(self) -> [Real; WIDTH];
+}
+
+impl RayVec for L {
+    #[inline(always)]
+    fn load(a: &[Real; WIDTH]) -> L {
+        L::from(*a)
+    }
+    #[inline(always)]
+    fn splat(x: Real) -> L {
+        L::splat(x)
+    }
+    #[inline(always)]
+    fn sub(self, b: L) -> L {
+        self - b
+    }
+    #[inline(always)]
+    fn mul(self, b: L) -> L {
+        self * b
+    }
+    #[inline(always)]
+    fn min(self, b: L) -> L {
+        self.fast_min(b)
+    }
+    #[inline(always)]
+    fn max(self, b: L) -> L {
+        self.fast_max(b)
+    }
+    #[inline(always)]
+    fn le(self, b: L) -> u32 {
+        self.simd_le(b).to_bitmask()
+    }
+    #[inline(always)]
+    fn to_array(self) -> [Real; WIDTH] {
+        L::to_array(self)
+    }
+}
+
 /// A ray prepared for slab tests of a node's [`WIDTH`] child boxes at once.
 ///
 /// Per axis `k` the entry and exit distances of a lane are
@@ -45,41 +103,40 @@ type L = wide::f64x4;
 ///   a box outside the slab, at a huge distance).
 ///
 /// A unit direction has a component of at least `1/sqrt(3)`: one axis is always regular.
-struct RayLanes {
-    near: [usize; 3],
-    far: [usize; 3],
-    o_near: [L; 3],
-    o_far: [L; 3],
-    inv: [L; 3],
+pub(crate) struct RayLanes<V> {
+    /// Per axis, whether the near plane is the box's max (negative direction).
+    neg: [bool; 3],
+    o_near: [V; 3],
+    o_far: [V; 3],
+    inv: [V; 3],
     /// The origin, for the slab membership test of zero axes.
-    origin: [L; 3],
+    origin: [V; 3],
     /// The zero axes (`zero[..zeros]`).
     zero: [usize; 3],
     zeros: usize,
     /// Whether all three axes are regular (`o_near == o_far == origin`, no zero axis): the
     /// common case, traversed by a variant with fewer live vectors.
-    regular: bool,
+    pub(crate) regular: bool,
     /// `1 - gamma(4)` and `1 + gamma(4)`.
-    shrink: L,
-    grow: L,
+    shrink: V,
+    grow: V,
 }
 
-impl RayLanes {
-    fn new(ray: &Ray) -> RayLanes {
+impl<V: RayVec> RayLanes<V> {
+    #[inline(always)]
+    pub(crate) fn new(ray: &Ray) -> RayLanes<V> {
         let (o, d) = (ray.origin(), ray.direction());
-        let inf = L::splat(Real::INFINITY);
         let mut r = RayLanes {
-            near: [0, 1, 2],
-            far: [3, 4, 5],
-            o_near: [inf; 3],
-            o_far: [-inf; 3],
-            inv: [L::splat(1.0); 3],
-            origin: [L::splat(o.x), L::splat(o.y), L::splat(o.z)],
+            neg: [false; 3],
+            o_near: [V::splat(Real::INFINITY); 3],
+            o_far: [V::splat(Real::NEG_INFINITY); 3],
+            inv: [V::splat(1.0); 3],
+            origin: [V::splat(o.x), V::splat(o.y), V::splat(o.z)],
             zero: [0; 3],
             zeros: 0,
             regular: true,
-            shrink: L::splat(1.0 - sepax_shapes::tolerance::gamma(4)),
-            grow: L::splat(1.0 + sepax_shapes::tolerance::gamma(4)),
+            shrink: V::splat(1.0 - sepax_shapes::tolerance::gamma(4)),
+            grow: V::splat(1.0 + sepax_shapes::tolerance::gamma(4)),
         };
         for k in 0..3 {
             let inv = 1.0 / d[k];
@@ -90,12 +147,10 @@ impl RayLanes {
             } else if !inv.is_finite() {
                 r.regular = false;
             } else {
-                let neg = d[k] < 0.0;
-                r.near[k] = if neg { k + 3 } else { k };
-                r.far[k] = if neg { k } else { k + 3 };
-                r.o_near[k] = L::splat(o[k]);
-                r.o_far[k] = L::splat(o[k]);
-                r.inv[k] = L::splat(inv);
+                r.neg[k] = d[k] < 0.0;
+                r.o_near[k] = V::splat(o[k]);
+                r.o_far[k] = V::splat(o[k]);
+                r.inv[k] = V::splat(inv);
             }
         }
         r
@@ -118,30 +173,46 @@ impl RayLanes {
     /// `REGULAR` must be `self.regular`: when true, `o_far` is read as `o_near` (they are equal)
     /// and the zero-axis tests are skipped (there are none).
     #[inline(always)]
-    fn test<const REGULAR: bool>(&self, n: &WideNode, clip: L) -> (u32, L) {
+    fn test<const REGULAR: bool>(&self, n: &WideNode, clip: V) -> (u32, V) {
         let b = &n.bounds;
         let o_far = if REGULAR { &self.o_near } else { &self.o_far };
-        let tn0 = (L::from(b[self.near[0]]) - self.o_near[0]) * self.inv[0];
-        let tn1 = (L::from(b[self.near[1]]) - self.o_near[1]) * self.inv[1];
-        let tn2 = (L::from(b[self.near[2]]) - self.o_near[2]) * self.inv[2];
-        let tf0 = (L::from(b[self.far[0]]) - o_far[0]) * self.inv[0];
-        let tf1 = (L::from(b[self.far[1]]) - o_far[1]) * self.inv[1];
-        let tf2 = (L::from(b[self.far[2]]) - o_far[2]) * self.inv[2];
+        // Constant row indices (no bounds checks), the sign picking the row.
+        let (near0, far0) = if self.neg[0] {
+            (&b[3], &b[0])
+        } else {
+            (&b[0], &b[3])
+        };
+        let (near1, far1) = if self.neg[1] {
+            (&b[4], &b[1])
+        } else {
+            (&b[1], &b[4])
+        };
+        let (near2, far2) = if self.neg[2] {
+            (&b[5], &b[2])
+        } else {
+            (&b[2], &b[5])
+        };
+        let tn0 = V::load(near0).sub(self.o_near[0]).mul(self.inv[0]);
+        let tn1 = V::load(near1).sub(self.o_near[1]).mul(self.inv[1]);
+        let tn2 = V::load(near2).sub(self.o_near[2]).mul(self.inv[2]);
+        let tf0 = V::load(far0).sub(o_far[0]).mul(self.inv[0]);
+        let tf1 = V::load(far1).sub(o_far[1]).mul(self.inv[1]);
+        let tf2 = V::load(far2).sub(o_far[2]).mul(self.inv[2]);
         // Never NaN (see the type's documentation), so the `minps`/`maxps` forms are exact.
-        let t_near = tn0.fast_max(tn1).fast_max(tn2);
-        let t_far = tf0.fast_min(tf1).fast_min(tf2);
-        let t_near = (t_near * self.shrink)
-            .fast_max(L::ZERO)
-            .fast_min(L::splat(Real::MAX));
-        let t_far = (t_far * self.grow).fast_min(clip);
-        let mut mask = t_near.simd_le(t_far).to_bitmask() & n.mask;
+        let t_near = tn0.max(tn1).max(tn2);
+        let t_far = tf0.min(tf1).min(tf2);
+        let t_near = t_near
+            .mul(self.shrink)
+            .max(V::splat(0.0))
+            .min(V::splat(Real::MAX));
+        let t_far = t_far.mul(self.grow).min(clip);
+        let mut mask = t_near.le(t_far) & n.mask;
         if REGULAR {
             return (mask, t_near);
         }
         for &k in &self.zero[..self.zeros] {
             let o = self.origin[k];
-            let inside = L::from(b[k]).simd_le(o) & o.simd_le(L::from(b[k + 3]));
-            mask &= inside.to_bitmask();
+            mask &= V::load(&b[k]).le(o) & o.le(V::load(&b[k + 3]));
         }
         (mask, t_near)
     }
@@ -193,20 +264,27 @@ impl WideBvh {
         if self.nodes.is_empty() {
             return QueryStats::default();
         }
-        let lanes = RayLanes::new(ray);
+        #[cfg(target_arch = "x86_64")]
+        if self.allow_avx {
+            if let Some(token) = super::avx::Avx::detect() {
+                return super::avx::cast_ray(token, self, ray, f);
+            }
+        }
+        let lanes = RayLanes::<L>::new(ray);
         if lanes.regular {
-            self.cast::<true>(ray, &lanes, f)
+            self.cast::<L, true>(ray, &lanes, f)
         } else {
-            self.cast::<false>(ray, &lanes, f)
+            self.cast::<L, false>(ray, &lanes, f)
         }
     }
 
-    /// The traversal of [`WideBvh::cast_ray`] on a non-empty tree; `REGULAR == lanes.regular`.
+    /// The traversal of [`WideBvh::cast_ray`] on a non-empty tree with the lane vector `V`;
+    /// `REGULAR == lanes.regular`.
     #[inline(always)]
-    fn cast<const REGULAR: bool>(
+    pub(crate) fn cast<V: RayVec, const REGULAR: bool>(
         &self,
         ray: &Ray,
-        lanes: &RayLanes,
+        lanes: &RayLanes<V>,
         mut f: impl FnMut(u32, Real) -> RayStep,
     ) -> QueryStats {
         let mut stats = QueryStats::default();
@@ -216,7 +294,7 @@ impl WideBvh {
         'walk: loop {
             let n = &self.nodes[node as usize];
             stats.nodes_visited += 1;
-            let (mask, t_near) = lanes.test::<REGULAR>(n, L::splat(clip));
+            let (mask, t_near) = lanes.test::<REGULAR>(n, V::splat(clip));
             let t_near = t_near.to_array();
             // Primitives: the exact test, in lane order.
             let mut prims = mask & n.prims;
