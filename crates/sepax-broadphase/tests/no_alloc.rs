@@ -137,12 +137,12 @@ fn warm_frames_allocate_nothing() {
 /// Allocations made by ray casts (closest hit, and a callback that keeps going) and box queries
 /// on a built `WideBvh`, with the AVX and the portable traversal.
 fn wide_ray_allocations() -> usize {
-    let scene = Scene::new(2000);
-    let boxes: Vec<Aabb> = (0..2000).map(|i| scene.aabb(i)).collect();
+    let scene = Scene::new(1000);
+    let boxes: Vec<Aabb> = (0..1000).map(|i| scene.aabb(i)).collect();
     let mut trees = [WideBvh::build(&boxes), WideBvh::build(&boxes)];
     trees[1].set_avx(false);
     let mut rng = ChaCha8Rng::seed_from_u64(9);
-    let rays: Vec<Ray> = (0..200)
+    let rays: Vec<Ray> = (0..40)
         .map(|_| {
             let o = [0; 3].map(|_| rng.random_range(-20.0..20.0));
             let d = [0; 3].map(|_| rng.random_range(-1.0..1.0));
