@@ -296,6 +296,18 @@ impl WideBvh {
             stats.nodes_visited += 1;
             let (mask, t_near) = lanes.test::<REGULAR>(n, V::splat(clip));
             let t_near = t_near.to_array();
+            let mut inner = mask & !n.prims;
+            // Start fetching every child node the ray enters now, before the exact tests of the
+            // primitives: the nearest is read next, the others when popped, and their cache
+            // misses overlap with the tests and with each other instead of queueing.
+            let mut ahead = inner;
+            while ahead != 0 {
+                let j = ahead.trailing_zeros() as usize;
+                ahead &= ahead - 1;
+                if let Some(c) = self.nodes.get(n.children[j] as usize) {
+                    prefetch(c);
+                }
+            }
             // Primitives: the exact test, in lane order.
             let mut prims = mask & n.prims;
             while prims != 0 {
@@ -322,17 +334,6 @@ impl WideBvh {
             }
             // Child nodes, nearest first: the nearest is visited next, the others are pushed
             // farthest first. Fast paths for one and two children.
-            let mut inner = mask & !n.prims;
-            // Start fetching every child node the ray enters now: the nearest is read next,
-            // the others when popped, and their cache misses overlap instead of queueing.
-            let mut ahead = inner;
-            while ahead != 0 {
-                let j = ahead.trailing_zeros() as usize;
-                ahead &= ahead - 1;
-                if let Some(c) = self.nodes.get(n.children[j] as usize) {
-                    prefetch(c);
-                }
-            }
             let next = match inner.count_ones() {
                 0 => None,
                 1 => Some(inner.trailing_zeros() as usize),
