@@ -102,7 +102,9 @@ pub struct WideBvh {
     /// The root is node 0 when there is at least one primitive.
     nodes: Vec<WideNode>,
     len: usize,
-    /// Whether ray casts may use AVX when the CPU has it (see [`WideBvh::set_avx`]).
+    /// Whether ray casts may use AVX when the CPU has it (see [`WideBvh::set_avx`]); only read
+    /// on x86-64.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     allow_avx: bool,
 }
 
