@@ -21,7 +21,10 @@
 //!   change-detection skin (0.04 × `length_unit`, `length_unit` = 1, not configurable) only
 //!   decides which leaves are re-examined: on these scenes its pair set is the exact one.
 //!   The box motion is inside the timing, identical for every implementation.
-//! - `rays/100k/<impl>`: 1000 closest-hit rays against the tight boxes of 100k static boxes.
+//! - `rays/100k/<impl>`: 1000 closest-hit rays against the tight boxes of 100k static boxes:
+//!   sepax's dynamic tree (`sepax_bvh`), its static 4-wide tree (`sepax_wide`, build time
+//!   printed once) and parry's `Bvh`. Before timing, sepax agrees with parry on hit and distance
+//!   (up to rounding) and `sepax_wide` equals `sepax_bvh` exactly.
 //!
 //! Before timing, one frame of each implementation on identical data prints its pair count;
 //! the exact ones (SAP, both grids) and the tight subsets of sepax's fattening BVH and of rapier's set
@@ -49,7 +52,7 @@ use rapier3d::geometry::{
     ColliderSet,
 };
 use rapier3d::math::Vector as RVec;
-use sepax_broadphase::bvh::{BvhConfig, DynamicBvh};
+use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, WideBvh};
 use sepax_broadphase::grid::{GridConfig, UniformGrid};
 use sepax_broadphase::sap::SweepAndPrune;
 use sepax_broadphase::sorted_grid::SortedGrid;
@@ -447,6 +450,21 @@ fn bench_rays(c: &mut Criterion) {
             .map(|(id, t)| (bvh.user(id).unwrap_or(0) as usize, t))
     };
 
+    // The static 4-wide tree over the same tight boxes; primitive i is box i.
+    let boxes: Vec<Aabb> = (0..n).map(|i| scene.aabb(i)).collect();
+    let start = std::time::Instant::now();
+    let wide = WideBvh::build(&boxes);
+    eprintln!(
+        "rays/100k: WideBvh::build of {n} boxes took {:.1} ms ({} nodes, depth {}, {:.1} MB)",
+        start.elapsed().as_secs_f64() * 1e3,
+        wide.node_count(),
+        wide.depth(),
+        wide.memory_bytes() as f64 / 1e6
+    );
+    let wide_cast = |ray: &Ray| -> Option<(usize, Real)> {
+        wide.cast_ray_closest(ray).map(|(i, t)| (i as usize, t))
+    };
+
     let leaves: Vec<PAabb> = (0..n).map(|i| scene.parry_aabb(i)).collect();
     let pbvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
     let parry_rays: Vec<PRay> = rays
@@ -475,6 +493,14 @@ fn bench_rays(c: &mut Criterion) {
         ids.len()
     );
     assert!(agree >= RAYS * 99 / 100, "ray casts disagree with parry");
+    // The wide tree reports exactly what the dynamic tree reports (same boxes, same exact
+    // leaf test, same tie rule).
+    let same = sepax_rays
+        .iter()
+        .filter(|r| wide_cast(r) == sepax_cast(r))
+        .count();
+    eprintln!("rays/100k: {same}/{RAYS} rays: sepax_wide equals sepax_bvh (id and distance)");
+    assert_eq!(same, RAYS, "the wide tree disagrees with the dynamic tree");
 
     let mut g = c.benchmark_group("rays/100k");
     g.sample_size(10)
@@ -488,6 +514,9 @@ fn bench_rays(c: &mut Criterion) {
                 .filter(|r| sepax_cast(r).is_some())
                 .count()
         })
+    });
+    g.bench_function(BenchmarkId::new("sepax_wide", RAYS), |b| {
+        b.iter(|| sepax_rays.iter().filter(|r| wide_cast(r).is_some()).count())
     });
     g.bench_function(BenchmarkId::new("parry_bvh", RAYS), |b| {
         b.iter(|| {

@@ -1,11 +1,20 @@
 //! Closest-hit ray casts against the broad-phase benchmark's 100k static boxes, in a plain loop
 //! for profilers. Run:
-//! `cargo run --release -p sepax-broadphase --example ray_profile -- [RAYS] [REPEATS]`
+//! `cargo run --release -p sepax-broadphase --example ray_profile -- [RAYS] [REPEATS] [bvh|wide|parry|both|race]`
+//! (`wide`: the static 4-wide tree over the same boxes; for callgrind, collect
+//! `--toggle-collect='*cast_ray_closest*'`; `parry`: parry3d's `Bvh::cast_ray` on the same
+//! boxes and rays, collect `--toggle-collect='*parry_closest*'`; `race`: REPEATS rounds, each
+//! timing five passes of the rays through each of the three in turn, then the minimum and
+//! median pass time of each: the ratio of minima is robust on a loaded machine).
 #![allow(clippy::unnecessary_cast)]
 
+use parry3d::bounding_volume::Aabb as PAabb;
+use parry3d::math::Vector as PVec;
+use parry3d::partitioning::{Bvh, BvhBuildStrategy};
+use parry3d::query::{Ray as PRay, RayCast};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sepax_broadphase::bvh::{BvhConfig, DynamicBvh};
+use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, WideBvh};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Ray};
 
@@ -13,11 +22,19 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let rays: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let repeats: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let which = args.get(3).map_or("both", |s| s.as_str());
+    let (run_bvh, run_wide, run_parry) = (
+        which == "both" || which == "bvh",
+        which == "both" || which == "wide",
+        which == "both" || which == "parry",
+    );
     let n = 100_000;
     // The boxes of `benches/broadphase.rs` (`Scene::new(100_000, 1.0, 11)`).
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let world = (n as f32).cbrt();
     let mut boxes = Vec::with_capacity(n);
+    let mut tight = Vec::with_capacity(n);
+    let mut parry_boxes = Vec::with_capacity(n);
     for i in 0..n {
         let h = [0; 3].map(|_| rng.random_range(0.1f32..0.5));
         let c = [0; 3].map(|_| rng.random_range(-world + 0.5..world - 0.5));
@@ -33,6 +50,11 @@ fn main() {
             (c[2] + h[2]) as Real,
         );
         boxes.push((Aabb::new_unchecked(lo, hi), i as u64));
+        tight.push(Aabb::new_unchecked(lo, hi));
+        parry_boxes.push(PAabb::new(
+            PVec::new(c[0] - h[0], c[1] - h[1], c[2] - h[2]),
+            PVec::new(c[0] + h[0], c[1] + h[1], c[2] + h[2]),
+        ));
     }
     let mut bvh = DynamicBvh::new(BvhConfig {
         margin: 0.0,
@@ -42,12 +64,14 @@ fn main() {
     let mut ids = Vec::new();
     bvh.insert_many(boxes, &mut ids);
     let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let mut parry_rays = Vec::new();
     let rays: Vec<Ray> = (0..rays)
         .map(|_| {
             let o = [0; 3].map(|_| rng.random_range(-world..world));
             let mut d = [0; 3].map(|_| rng.random_range(-1.0f32..1.0));
             let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(1e-3);
             d = d.map(|x| x / len);
+            parry_rays.push(PRay::new(PVec::from_array(o), PVec::from_array(d)));
             Ray::new(
                 Point3::new(o[0] as Real, o[1] as Real, o[2] as Real),
                 Vector3::new(d[0] as Real, d[1] as Real, d[2] as Real),
@@ -56,33 +80,161 @@ fn main() {
             .expect("valid ray")
         })
         .collect();
-    let (mut nodes, mut leaves) = (0, 0);
-    for r in &rays {
-        let mut best: Option<Real> = None;
-        let st = bvh.cast_ray(r, |_, t| {
-            best = Some(best.map_or(t, |b: Real| b.min(t)));
-            sepax_broadphase::bvh::RayStep::Clip(t)
-        });
-        nodes += st.nodes_visited;
-        leaves += st.leaves_tested;
+    if which == "race" {
+        race(
+            &bvh,
+            &tight,
+            &parry_boxes,
+            &rays,
+            &parry_rays,
+            repeats,
+            2.0 * world,
+        );
+        return;
     }
-    println!(
-        "per ray: {:.1} internal nodes visited, {:.1} leaves tested",
-        nodes as f64 / rays.len() as f64,
-        leaves as f64 / rays.len() as f64
+    if run_bvh {
+        let (mut nodes, mut leaves) = (0, 0);
+        for r in &rays {
+            let st = bvh.cast_ray(r, |_, t| sepax_broadphase::bvh::RayStep::Clip(t));
+            nodes += st.nodes_visited;
+            leaves += st.leaves_tested;
+        }
+        println!(
+            "DynamicBvh per ray: {:.1} internal nodes visited, {:.1} leaves tested",
+            nodes as f64 / rays.len() as f64,
+            leaves as f64 / rays.len() as f64
+        );
+        let t = std::time::Instant::now();
+        let mut hits = 0;
+        for _ in 0..repeats {
+            hits += rays
+                .iter()
+                .filter(|r| bvh.cast_ray_closest(r).is_some())
+                .count();
+        }
+        let per = t.elapsed().as_secs_f64() / (repeats * rays.len()) as f64;
+        println!(
+            "DynamicBvh {:.2} M rays/s ({hits} hits), tree height {}",
+            1e-6 / per,
+            bvh.height()
+        );
+    }
+    if run_wide {
+        let t = std::time::Instant::now();
+        let wide = WideBvh::build(&tight);
+        println!(
+            "WideBvh build {:.1} ms, {} nodes, depth {}",
+            t.elapsed().as_secs_f64() * 1e3,
+            wide.node_count(),
+            wide.depth()
+        );
+        let (mut nodes, mut leaves) = (0, 0);
+        for r in &rays {
+            let st = wide.cast_ray(r, |_, t| sepax_broadphase::bvh::RayStep::Clip(t));
+            nodes += st.nodes_visited;
+            leaves += st.leaves_tested;
+        }
+        println!(
+            "WideBvh per ray: {:.1} nodes visited, {:.1} primitives tested exactly",
+            nodes as f64 / rays.len() as f64,
+            leaves as f64 / rays.len() as f64
+        );
+        let t = std::time::Instant::now();
+        let mut hits = 0;
+        for _ in 0..repeats {
+            hits += rays
+                .iter()
+                .filter(|r| wide.cast_ray_closest(r).is_some())
+                .count();
+        }
+        let per = t.elapsed().as_secs_f64() / (repeats * rays.len()) as f64;
+        println!("WideBvh {:.2} M rays/s ({hits} hits)", 1e-6 / per);
+    }
+    if run_parry {
+        let pbvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &parry_boxes);
+        let max = 2.0 * world;
+        let t = std::time::Instant::now();
+        let mut hits = 0;
+        for _ in 0..repeats {
+            hits += parry_rays
+                .iter()
+                .filter(|r| parry_closest(&pbvh, &parry_boxes, r, max).is_some())
+                .count();
+        }
+        let per = t.elapsed().as_secs_f64() / (repeats * rays.len()) as f64;
+        println!("parry3d Bvh {:.2} M rays/s ({hits} hits)", 1e-6 / per);
+    }
+}
+
+/// parry's closest hit, as in `benches/broadphase.rs` (a named function for callgrind).
+#[inline(never)]
+fn parry_closest(bvh: &Bvh, leaves: &[PAabb], ray: &PRay, max: f32) -> Option<(u32, f32)> {
+    bvh.cast_ray(ray, max, |leaf, best| {
+        leaves[leaf as usize].cast_local_ray(ray, best, true)
+    })
+}
+
+/// Interleaved passes (see the module documentation).
+fn race(
+    bvh: &DynamicBvh,
+    tight: &[Aabb],
+    parry_boxes: &[PAabb],
+    rays: &[Ray],
+    parry_rays: &[PRay],
+    rounds: usize,
+    max: f32,
+) {
+    let wide = WideBvh::build(tight);
+    let pbvh = Bvh::from_leaves(BvhBuildStrategy::Binned, parry_boxes);
+    let mut times: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    let mut hits = [0usize; 3];
+    // Blocks of passes of one implementation, so that each times its own warm caches.
+    for _ in 0..rounds {
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            hits[0] += rays
+                .iter()
+                .filter(|r| bvh.cast_ray_closest(r).is_some())
+                .count();
+            times[0].push(t.elapsed().as_secs_f64());
+        }
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            hits[1] += rays
+                .iter()
+                .filter(|r| wide.cast_ray_closest(r).is_some())
+                .count();
+            times[1].push(t.elapsed().as_secs_f64());
+        }
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            hits[2] += parry_rays
+                .iter()
+                .filter(|r| parry_closest(&pbvh, parry_boxes, r, max).is_some())
+                .count();
+            times[2].push(t.elapsed().as_secs_f64());
+        }
+    }
+    assert!(
+        hits[0] == hits[1] && hits[1] == hits[2],
+        "hit counts differ: {hits:?}"
     );
-    let t = std::time::Instant::now();
-    let mut hits = 0;
-    for _ in 0..repeats {
-        hits += rays
-            .iter()
-            .filter(|r| bvh.cast_ray_closest(r).is_some())
-            .count();
+    let mut stat = [(0.0, 0.0); 3];
+    for (k, name) in ["sepax_bvh", "sepax_wide", "parry_bvh"].iter().enumerate() {
+        let v = &mut times[k];
+        v.sort_by(f64::total_cmp);
+        stat[k] = (v[0], v[v.len() / 2]);
+        println!(
+            "{name:>10}: min {:.3} ms, median {:.3} ms per {} rays",
+            v[0] * 1e3,
+            v[v.len() / 2] * 1e3,
+            rays.len()
+        );
     }
-    let per = t.elapsed().as_secs_f64() / (repeats * rays.len()) as f64;
     println!(
-        "{:.2} M rays/s ({hits} hits), tree height {}",
-        1e-6 / per,
-        bvh.height()
+        "parry / sepax_wide: {:.2}x (min), {:.2}x (median); parry / sepax_bvh: {:.2}x (min)",
+        stat[2].0 / stat[1].0,
+        stat[2].1 / stat[1].1,
+        stat[2].0 / stat[0].0
     );
 }

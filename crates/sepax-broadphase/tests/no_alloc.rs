@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sepax_broadphase::bvh::DynamicBvh;
+use sepax_broadphase::bvh::{DynamicBvh, RayStep, WideBvh};
 use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId, Visit};
 use sepax_shapes::math::{Point3, Real, Vector3};
-use sepax_shapes::Aabb;
+use sepax_shapes::{Aabb, Ray};
 
 /// Counts allocations (and reallocations) made through it, then defers to `System`.
 struct Counting;
@@ -126,9 +126,50 @@ fn allocations(bp: &mut dyn BroadPhase, frames: usize, measured: usize) -> usize
 fn warm_frames_allocate_nothing() {
     let bvh = allocations(&mut DynamicBvh::default(), 400, 100);
     let grid = allocations(&mut SortedGrid::default(), 60, 20);
+    let wide = wide_ray_allocations();
     assert_eq!(
-        (bvh, grid),
-        (0, 0),
-        "allocations in warm frames (bvh, sorted grid)"
+        (bvh, grid, wide),
+        (0, 0, 0),
+        "allocations in warm frames (bvh, sorted grid), in wide-tree ray casts and box queries"
     );
+}
+
+/// Allocations made by ray casts (closest hit, and a callback that keeps going) and box queries
+/// on a built `WideBvh`, with the AVX and the portable traversal.
+fn wide_ray_allocations() -> usize {
+    let scene = Scene::new(1000);
+    let boxes: Vec<Aabb> = (0..1000).map(|i| scene.aabb(i)).collect();
+    let mut trees = [WideBvh::build(&boxes), WideBvh::build(&boxes)];
+    trees[1].set_avx(false);
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let rays: Vec<Ray> = (0..40)
+        .map(|_| {
+            let o = [0; 3].map(|_| rng.random_range(-20.0..20.0));
+            let d = [0; 3].map(|_| rng.random_range(-1.0..1.0));
+            Ray::new(
+                Point3::new(o[0], o[1], o[2]),
+                Vector3::new(d[0] + 1e-3, d[1], d[2]),
+                Real::INFINITY,
+            )
+            .unwrap()
+        })
+        .collect();
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let mut sink = 0usize;
+    for tree in &trees {
+        for r in &rays {
+            sink += tree.cast_ray_closest(r).map_or(0, |(i, _)| i as usize);
+            tree.cast_ray(r, |i, _| {
+                sink += i as usize;
+                RayStep::Continue
+            });
+            let q = Aabb::new(r.origin(), r.origin() + Vector3::new(3.0, 3.0, 3.0)).unwrap();
+            tree.query_aabb(&q, |i| {
+                sink += i as usize;
+                Visit::Continue
+            });
+        }
+    }
+    std::hint::black_box(sink);
+    ALLOCATIONS.load(Ordering::Relaxed) - before
 }

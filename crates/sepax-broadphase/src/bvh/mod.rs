@@ -23,8 +23,10 @@ mod refit;
 mod remove;
 mod rotate;
 mod validate;
+pub mod wide;
 
 pub use query::{RayStep, Walk};
+pub use wide::WideBvh;
 
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};
 use node::{fatten, Node, Proxy, NULL};

@@ -21,6 +21,28 @@ pub(crate) struct Item {
     aabb: Aabb,
 }
 
+impl Item {
+    /// An item for `aabb`, carrying `node` (a node index here, a primitive index in the wide
+    /// tree's builder).
+    pub(crate) fn new(node: u32, aabb: Aabb) -> Item {
+        Item {
+            node,
+            centroid: aabb.center(),
+            aabb,
+        }
+    }
+
+    /// The carried index.
+    pub(crate) fn node(&self) -> u32 {
+        self.node
+    }
+
+    /// The box.
+    pub(crate) fn aabb(&self) -> &Aabb {
+        &self.aabb
+    }
+}
+
 /// A range of items still to build, and where to hang the subtree.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Task {
@@ -154,7 +176,7 @@ impl DynamicBvh {
             } else {
                 let n = self.alloc_node();
                 created.push(n);
-                let mid = self.split(&mut items[t.start as usize..t.end as usize]) + t.start;
+                let mid = sah_split(&mut items[t.start as usize..t.end as usize]) + t.start;
                 tasks.push(Task {
                     start: mid,
                     end: t.end,
@@ -236,115 +258,115 @@ impl DynamicBvh {
         self.scratch.nodes = out;
         self.scratch.stack = stack;
     }
+}
 
-    /// Partitions `items` (at least two) by the cheapest binned SAH plane; returns the size of
-    /// the left part, always in `1..items.len()`.
-    ///
-    /// One pass over the items bins them on all three axes at once (bin index by one multiply
-    /// with the precomputed `BINS / extent`, boxes kept as min/max arrays), then the prefix and
-    /// suffix sweeps price the `BINS - 1` planes of each axis.
-    fn split(&self, items: &mut [Item]) -> u32 {
-        let n = items.len();
-        let (mut lo, mut hi) = (items[0].centroid, items[0].centroid);
-        for it in items.iter() {
-            lo = lo.inf(&it.centroid);
-            hi = hi.sup(&it.centroid);
-        }
-        if n <= SMALL {
-            // Binning has a fixed cost (3 x BINS bins to clear and sweep) that dominates on
-            // the many tiny ranges near the leaves: split those at the median of the longest
-            // centroid axis instead.
-            let d = hi - lo;
-            let k = if d.x >= d.y && d.x >= d.z {
-                0
-            } else if d.y >= d.z {
-                1
-            } else {
-                2
-            };
-            let mid = n / 2;
-            items.select_nth_unstable_by(mid, |a, b| a.centroid[k].total_cmp(&b.centroid[k]));
-            return mid as u32;
-        }
-        let binner = Binner::new(&lo, &hi);
-        // Per axis and bin: box min, box max, count.
-        let mut bmin = [[[Real::INFINITY; 3]; BINS]; 3];
-        let mut bmax = [[[Real::NEG_INFINITY; 3]; BINS]; 3];
-        let mut counts = [[0u32; BINS]; 3];
-        for it in items.iter() {
-            let (amin, amax) = (it.aabb.min(), it.aabb.max());
-            for k in 0..3 {
-                let b = binner.bin(k, it.centroid[k]);
-                counts[k][b] += 1;
-                for c in 0..3 {
-                    bmin[k][b][c] = bmin[k][b][c].min(amin[c]);
-                    bmax[k][b][c] = bmax[k][b][c].max(amax[c]);
-                }
+/// Partitions `items` (at least two) by the cheapest binned SAH plane; returns the size of
+/// the left part, always in `1..items.len()`.
+///
+/// One pass over the items bins them on all three axes at once (bin index by one multiply
+/// with the precomputed `BINS / extent`, boxes kept as min/max arrays), then the prefix and
+/// suffix sweeps price the `BINS - 1` planes of each axis.
+pub(crate) fn sah_split(items: &mut [Item]) -> u32 {
+    let n = items.len();
+    let (mut lo, mut hi) = (items[0].centroid, items[0].centroid);
+    for it in items.iter() {
+        lo = lo.inf(&it.centroid);
+        hi = hi.sup(&it.centroid);
+    }
+    if n <= SMALL {
+        // Binning has a fixed cost (3 x BINS bins to clear and sweep) that dominates on
+        // the many tiny ranges near the leaves: split those at the median of the longest
+        // centroid axis instead.
+        let d = hi - lo;
+        let k = if d.x >= d.y && d.x >= d.z {
+            0
+        } else if d.y >= d.z {
+            1
+        } else {
+            2
+        };
+        let mid = n / 2;
+        items.select_nth_unstable_by(mid, |a, b| a.centroid[k].total_cmp(&b.centroid[k]));
+        return mid as u32;
+    }
+    let binner = Binner::new(&lo, &hi);
+    // Per axis and bin: box min, box max, count.
+    let mut bmin = [[[Real::INFINITY; 3]; BINS]; 3];
+    let mut bmax = [[[Real::NEG_INFINITY; 3]; BINS]; 3];
+    let mut counts = [[0u32; BINS]; 3];
+    for it in items.iter() {
+        let (amin, amax) = (it.aabb.min(), it.aabb.max());
+        for k in 0..3 {
+            let b = binner.bin(k, it.centroid[k]);
+            counts[k][b] += 1;
+            for c in 0..3 {
+                bmin[k][b][c] = bmin[k][b][c].min(amin[c]);
+                bmax[k][b][c] = bmax[k][b][c].max(amax[c]);
             }
         }
-        let area = |lo: &[Real; 3], hi: &[Real; 3]| {
-            let d = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
-            2.0 * (d[0] * d[1] + d[1] * d[2] + d[2] * d[0])
-        };
-        // (cost, axis, first bin of the right side)
-        let mut best: Option<(Real, usize, usize)> = None;
-        for k in 0..3 {
-            if !binner.active[k] {
+    }
+    let area = |lo: &[Real; 3], hi: &[Real; 3]| {
+        let d = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
+        2.0 * (d[0] * d[1] + d[1] * d[2] + d[2] * d[0])
+    };
+    // (cost, axis, first bin of the right side)
+    let mut best: Option<(Real, usize, usize)> = None;
+    for k in 0..3 {
+        if !binner.active[k] {
+            continue;
+        }
+        // right[i]: area and count of bins i.. (suffix sweep)
+        let mut right_area = [0.0 as Real; BINS];
+        let mut right_count = [0u32; BINS];
+        let (mut rlo, mut rhi) = ([Real::INFINITY; 3], [Real::NEG_INFINITY; 3]);
+        let mut cnt = 0;
+        for i in (1..BINS).rev() {
+            if counts[k][i] > 0 {
+                for c in 0..3 {
+                    rlo[c] = rlo[c].min(bmin[k][i][c]);
+                    rhi[c] = rhi[c].max(bmax[k][i][c]);
+                }
+            }
+            cnt += counts[k][i];
+            right_area[i] = if cnt > 0 { area(&rlo, &rhi) } else { 0.0 };
+            right_count[i] = cnt;
+        }
+        let (mut llo, mut lhi) = ([Real::INFINITY; 3], [Real::NEG_INFINITY; 3]);
+        let mut cnt = 0;
+        for i in 1..BINS {
+            if counts[k][i - 1] > 0 {
+                for c in 0..3 {
+                    llo[c] = llo[c].min(bmin[k][i - 1][c]);
+                    lhi[c] = lhi[c].max(bmax[k][i - 1][c]);
+                }
+            }
+            cnt += counts[k][i - 1];
+            if cnt == 0 || right_count[i] == 0 {
                 continue;
             }
-            // right[i]: area and count of bins i.. (suffix sweep)
-            let mut right_area = [0.0 as Real; BINS];
-            let mut right_count = [0u32; BINS];
-            let (mut rlo, mut rhi) = ([Real::INFINITY; 3], [Real::NEG_INFINITY; 3]);
-            let mut cnt = 0;
-            for i in (1..BINS).rev() {
-                if counts[k][i] > 0 {
-                    for c in 0..3 {
-                        rlo[c] = rlo[c].min(bmin[k][i][c]);
-                        rhi[c] = rhi[c].max(bmax[k][i][c]);
-                    }
-                }
-                cnt += counts[k][i];
-                right_area[i] = if cnt > 0 { area(&rlo, &rhi) } else { 0.0 };
-                right_count[i] = cnt;
-            }
-            let (mut llo, mut lhi) = ([Real::INFINITY; 3], [Real::NEG_INFINITY; 3]);
-            let mut cnt = 0;
-            for i in 1..BINS {
-                if counts[k][i - 1] > 0 {
-                    for c in 0..3 {
-                        llo[c] = llo[c].min(bmin[k][i - 1][c]);
-                        lhi[c] = lhi[c].max(bmax[k][i - 1][c]);
-                    }
-                }
-                cnt += counts[k][i - 1];
-                if cnt == 0 || right_count[i] == 0 {
-                    continue;
-                }
-                let cost = cnt as Real * area(&llo, &lhi) + right_count[i] as Real * right_area[i];
-                if best.is_none_or(|b| cost < b.0) {
-                    best = Some((cost, k, i));
-                }
+            let cost = cnt as Real * area(&llo, &lhi) + right_count[i] as Real * right_area[i];
+            if best.is_none_or(|b| cost < b.0) {
+                best = Some((cost, k, i));
             }
         }
-        let Some((_, k, split)) = best else {
-            return (n / 2) as u32;
-        };
-        // Two-pointer partition: bins below `split` to the left.
-        let (mut i, mut j) = (0, n);
-        while i < j {
-            if binner.bin(k, items[i].centroid[k]) < split {
-                i += 1;
-            } else {
-                j -= 1;
-                items.swap(i, j);
-            }
-        }
-        debug_assert!(i > 0 && i < n);
-        if i == 0 || i == n {
-            (n / 2) as u32
+    }
+    let Some((_, k, split)) = best else {
+        return (n / 2) as u32;
+    };
+    // Two-pointer partition: bins below `split` to the left.
+    let (mut i, mut j) = (0, n);
+    while i < j {
+        if binner.bin(k, items[i].centroid[k]) < split {
+            i += 1;
         } else {
-            i as u32
+            j -= 1;
+            items.swap(i, j);
         }
+    }
+    debug_assert!(i > 0 && i < n);
+    if i == 0 || i == n {
+        (n / 2) as u32
+    } else {
+        i as u32
     }
 }
