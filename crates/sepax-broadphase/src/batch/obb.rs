@@ -9,6 +9,7 @@
 //! `sepax_narrowphase::intersect::intersects`, so every answer equals the scalar answer.
 
 use super::lanes::{arr3, first_lanes, Lane, LaneMask, LANES};
+use super::blocks::ObbBlocks;
 use super::soa::{ObbLanes, ObbSoa};
 use super::PairKernel;
 use sepax_narrowphase::sat::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
@@ -107,6 +108,22 @@ impl PairKernel for ObbObb {
     #[inline]
     fn scalar(a: &Obb, b: &Obb) -> bool {
         sepax_narrowphase::intersect::intersects(a, b)
+    }
+}
+
+/// OBB–OBB on [`ObbBlocks`] batches: the same lanes as [`ObbObb`], loaded from blocks.
+pub(crate) struct ObbObbBlocks;
+
+impl PairKernel for ObbObbBlocks {
+    type A = ObbBlocks;
+    type B = ObbBlocks;
+    #[inline(always)]
+    fn lanes<L: Lane>(a: &ObbLanes<L>, b: &ObbLanes<L>) -> (LaneMask, LaneMask) {
+        ObbObb::lanes(a, b)
+    }
+    #[inline]
+    fn scalar(a: &Obb, b: &Obb) -> bool {
+        ObbObb::scalar(a, b)
     }
 }
 
