@@ -293,7 +293,10 @@ fn batches_give_back_what_was_pushed() {
         assert_eq!(blocks.len(), n);
         for (i, o) in obbs[..n].iter().enumerate() {
             assert_eq!(blocks.get(i), *o);
-            assert_eq!(blocks.get(i).axes_error().to_bits(), o.axes_error().to_bits());
+            assert_eq!(
+                blocks.get(i).axes_error().to_bits(),
+                o.axes_error().to_bits()
+            );
         }
         // Refilled after `clear`: the padding lanes are zero again, so equal to a fresh batch.
         pushed.clear();

@@ -86,8 +86,7 @@ impl ObbBlocks {
     /// Appends every box of `boxes`.
     pub fn extend(&mut self, boxes: &[Obb]) {
         let want = (self.len + boxes.len()).div_ceil(LANES);
-        self.blocks
-            .reserve(want.saturating_sub(self.blocks.len()));
+        self.blocks.reserve(want.saturating_sub(self.blocks.len()));
         for b in boxes {
             self.push(b);
         }
@@ -142,7 +141,10 @@ impl Batch for ObbBlocks {
     /// the block's zero padding.
     #[inline(always)]
     fn load<L: Lane>(&self, start: usize) -> ObbLanes<L> {
-        debug_assert!(start % LANES == 0, "unaligned block load at {start}");
+        debug_assert!(
+            start.is_multiple_of(LANES),
+            "unaligned block load at {start}"
+        );
         let f = &self.blocks[start / LANES].f;
         ObbLanes {
             center: arr3!(k => L::from_array(f[CENTER + k])),

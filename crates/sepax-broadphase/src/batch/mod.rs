@@ -43,8 +43,8 @@ mod obb;
 mod soa;
 mod sphere_aabb;
 
-pub use lanes::LANES;
 pub use blocks::ObbBlocks;
+pub use lanes::LANES;
 pub use soa::{AabbSoa, ObbSoa, SphereSoa};
 
 use lanes::{Lane, LaneMask};

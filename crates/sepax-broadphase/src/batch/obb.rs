@@ -8,8 +8,8 @@
 //! finite, and signed zeros compare equal). Lanes the filter cannot decide go to
 //! `sepax_narrowphase::intersect::intersects`, so every answer equals the scalar answer.
 
-use super::lanes::{arr3, first_lanes, Lane, LaneMask, LANES};
 use super::blocks::ObbBlocks;
+use super::lanes::{arr3, first_lanes, Lane, LaneMask, LANES};
 use super::soa::{ObbLanes, ObbSoa};
 use super::PairKernel;
 use sepax_narrowphase::sat::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
@@ -153,8 +153,14 @@ mod tests {
                 .collect();
             let sa = ObbSoa::from_slice(&pairs.iter().map(|p| p.0).collect::<Vec<_>>());
             let sb = ObbSoa::from_slice(&pairs.iter().map(|p| p.1).collect::<Vec<_>>());
+            let ba = ObbBlocks::from_slice(&pairs.iter().map(|p| p.0).collect::<Vec<_>>());
+            let bb = ObbBlocks::from_slice(&pairs.iter().map(|p| p.1).collect::<Vec<_>>());
             for start in (0..pairs.len()).step_by(LANES) {
                 let (sep, ovl) = filter::<super::super::lanes::V>(&sa.load(start), &sb.load(start));
+                // The blocked layout loads the same lanes (the padding lanes past the end
+                // hold zeros in both layouts).
+                let blocked = filter::<super::super::lanes::V>(&ba.load(start), &bb.load(start));
+                assert_eq!(blocked, (sep, ovl), "{cat:?} step {start}");
                 for k in 0..LANES.min(pairs.len() - start) {
                     let (a, b) = &pairs[start + k];
                     let lane = match (sep >> k & 1, ovl >> k & 1) {
