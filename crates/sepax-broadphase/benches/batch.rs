@@ -1,6 +1,8 @@
 //! Batch kernels: pairs per second for OBB–OBB and AABB–AABB, one-vs-N and N×M, with the data
 //! in cache (N = 1024) and streamed from memory (N = 4M, 256 MiB of OBBs in f32, far beyond
 //! the last-level cache), for the portable build (SSE2 on x86-64) and runtime-selected AVX2.
+//! OBB–OBB runs on both layouts: `obb` on [`ObbSoa`] (16 field arrays), `obb_blocks` on
+//! [`ObbBlocks`] (blocks of `LANES` boxes, one stream).
 //! `memory/stream_sum` measures the single-core memory bandwidth the streamed figures are
 //! bounded by: a vectorised sum over a 512 MiB array of `f32`.
 //!
@@ -10,7 +12,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sepax_broadphase::batch::{AabbSoa, Isa, Kernels, ObbSoa};
+use sepax_broadphase::batch::{AabbSoa, Isa, Kernels, ObbBlocks, ObbSoa};
 use sepax_shapes::math::Real;
 use sepax_shapes::{Aabb, Obb};
 use std::hint::black_box;
@@ -41,6 +43,7 @@ fn one_vs_n(c: &mut Criterion) {
         let boxes = obbs(n, 1);
         let queries = obbs(64, 2);
         let soa = ObbSoa::from_slice(&boxes);
+        let blocks = ObbBlocks::from_slice(&boxes);
         let aabbs: Vec<Aabb> = boxes.iter().map(Obb::world_aabb).collect();
         let asoa = AabbSoa::from_slice(&aabbs);
         let qa: Vec<Aabb> = queries.iter().map(Obb::world_aabb).collect();
@@ -50,11 +53,21 @@ fn one_vs_n(c: &mut Criterion) {
         for (name, k) in kernels() {
             let stats = k.obb_query_mask(&queries[0], &soa, &mut mask);
             eprintln!("obb one-vs-{n}: {stats:?}");
+            assert_eq!(
+                k.obb_blocks_query_mask(&queries[0], &blocks, &mut mask),
+                stats
+            );
             let mut qi = 0;
             g.bench_function(BenchmarkId::new(format!("obb/{name}"), n), |b| {
                 b.iter(|| {
                     qi = (qi + 1) % queries.len();
                     black_box(k.obb_query_mask(&queries[qi], &soa, &mut mask))
+                })
+            });
+            g.bench_function(BenchmarkId::new(format!("obb_blocks/{name}"), n), |b| {
+                b.iter(|| {
+                    qi = (qi + 1) % queries.len();
+                    black_box(k.obb_blocks_query_mask(&queries[qi], &blocks, &mut mask))
                 })
             });
             g.bench_function(BenchmarkId::new(format!("aabb/{name}"), n), |b| {
@@ -73,6 +86,7 @@ fn n_by_m(c: &mut Criterion) {
         let boxes = obbs(n, 3);
         let a = obbs(rows, 4);
         let (sa, sb) = (ObbSoa::from_slice(&a), ObbSoa::from_slice(&boxes));
+        let (ba, bb) = (ObbBlocks::from_slice(&a), ObbBlocks::from_slice(&boxes));
         let aabb =
             |v: &[Obb]| AabbSoa::from_slice(&v.iter().map(Obb::world_aabb).collect::<Vec<_>>());
         let (aa, ab) = (aabb(&a), aabb(&boxes));
@@ -83,6 +97,9 @@ fn n_by_m(c: &mut Criterion) {
             let id = format!("{rows}x{n}");
             g.bench_function(BenchmarkId::new(format!("obb/{name}"), &id), |b| {
                 b.iter(|| black_box(k.obb_pairs(&sa, &sb, &mut out)))
+            });
+            g.bench_function(BenchmarkId::new(format!("obb_blocks/{name}"), &id), |b| {
+                b.iter(|| black_box(k.obb_blocks_pairs(&ba, &bb, &mut out)))
             });
             g.bench_function(BenchmarkId::new(format!("aabb/{name}"), &id), |b| {
                 b.iter(|| black_box(k.aabb_pairs(&aa, &ab, &mut out)))

@@ -1,7 +1,8 @@
 //! The batch kernels give the scalar answers: every form (one-vs-N bitmask and indices, N×M,
 //! candidate pairs, candidate indices), for AABB–AABB, OBB–OBB and sphere–AABB, on random and
 //! adversarial data (the generators of the narrow-phase box suites), with the portable and the
-//! runtime-selected instruction set. Run with and without `--features f64`.
+//! runtime-selected instruction set. OBB–OBB runs on both layouts ([`ObbSoa`] and the blocked
+//! [`ObbBlocks`]). Run with and without `--features f64`.
 
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
@@ -9,7 +10,7 @@
 mod common;
 
 use common::{AnyBox, Category, Gen, CATEGORIES};
-use sepax_broadphase::batch::{AabbSoa, Kernels, ObbSoa, SphereSoa};
+use sepax_broadphase::batch::{AabbSoa, Kernels, ObbBlocks, ObbSoa, SphereSoa, LANES};
 use sepax_narrowphase::intersect::intersects;
 use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::{Aabb, Obb, Shape, ShapeKind, Sphere};
@@ -99,7 +100,27 @@ fn sphere_aabb(a: &Sphere, b: &Aabb) -> bool {
     intersects(a, b)
 }
 
+/// Both OBB layouts against the scalar test; they must also agree on the fallback count.
 fn check_obbs(k: &Kernels, a: &[Obb], b: &[Obb], queries: usize) -> usize {
+    let soa = check_obb_soa(k, a, b, queries);
+    let blocks = check_all!(
+        *k,
+        a,
+        b,
+        ObbBlocks,
+        ObbBlocks,
+        obb_obb,
+        queries,
+        obb_blocks_query_mask,
+        obb_blocks_query,
+        obb_blocks_pairs,
+        obb_blocks_filter_pairs,
+        obb_blocks_filter
+    );
+    assert_eq!(soa, blocks, "{:?}: fallbacks of the two layouts", k.isa());
+    soa
+}
+fn check_obb_soa(k: &Kernels, a: &[Obb], b: &[Obb], queries: usize) -> usize {
     check_all!(
         *k,
         a,
@@ -263,6 +284,26 @@ fn batches_give_back_what_was_pushed() {
         assert_eq!(soa.get(i), *o);
         assert_eq!(soa.get(i).axes_error().to_bits(), o.axes_error().to_bits());
     }
+    // Blocks, at every length around a block boundary, built in one go or one by one.
+    for n in [1, LANES - 1, LANES, LANES + 1, 3 * LANES + 2, obbs.len()] {
+        let blocks = ObbBlocks::from_slice(&obbs[..n]);
+        let mut pushed = ObbBlocks::new();
+        obbs[..n].iter().for_each(|o| pushed.push(o));
+        assert_eq!(blocks, pushed);
+        assert_eq!(blocks.len(), n);
+        for (i, o) in obbs[..n].iter().enumerate() {
+            assert_eq!(blocks.get(i), *o);
+            assert_eq!(
+                blocks.get(i).axes_error().to_bits(),
+                o.axes_error().to_bits()
+            );
+        }
+        // Refilled after `clear`: the padding lanes are zero again, so equal to a fresh batch.
+        pushed.clear();
+        assert!(pushed.is_empty());
+        pushed.extend(&obbs[n / 2..n]);
+        assert_eq!(pushed, ObbBlocks::from_slice(&obbs[n / 2..n]));
+    }
     let boxes: Vec<Aabb> = obbs.iter().map(|o| o.world_aabb()).collect();
     let soa = AabbSoa::from_slice(&boxes);
     assert!(boxes.iter().enumerate().all(|(i, b)| soa.get(i) == *b));
@@ -290,4 +331,23 @@ fn empty_batches() {
         0
     );
     assert!(pairs.is_empty());
+    let empty = ObbBlocks::new();
+    assert_eq!(k.obb_blocks_query_mask(&q, &empty, &mut mask).tested, 0);
+    assert!(mask.is_empty());
+    assert_eq!(k.obb_blocks_query(&q, &empty, &mut idx).tested, 0);
+    assert!(idx.is_empty());
+    assert_eq!(
+        k.obb_blocks_pairs(&empty, &ObbBlocks::from_slice(&[q]), &mut pairs)
+            .tested,
+        0
+    );
+    assert!(pairs.is_empty());
+}
+
+#[test]
+#[should_panic(expected = "out of range")]
+fn blocks_get_past_the_end_panics() {
+    let q = Obb::from_aabb(&Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 1.0)).unwrap());
+    // Box 1 lies in the first block's padding: it must not read as a box.
+    ObbBlocks::from_slice(&[q]).get(1);
 }

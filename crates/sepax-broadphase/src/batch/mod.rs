@@ -1,7 +1,10 @@
 //! Structure-of-arrays batches and SIMD kernels for many box tests at once.
 //!
-//! Batches ([`AabbSoa`], [`ObbSoa`], [`SphereSoa`]) keep one array per scalar field. Every
-//! kernel has four forms, for AABB–AABB, OBB–OBB and sphere–AABB:
+//! Batches ([`AabbSoa`], [`ObbSoa`], [`SphereSoa`]) keep one array per scalar field;
+//! [`ObbBlocks`] keeps OBBs in blocks of [`LANES`] boxes with all their fields contiguous (one
+//! memory stream per pass: the layout for one-vs-N passes over batches larger than the caches,
+//! the `obb_blocks_*` methods). Every kernel has four forms, for AABB–AABB, OBB–OBB and
+//! sphere–AABB:
 //!
 //! | form | input | output |
 //! | --- | --- | --- |
@@ -33,12 +36,14 @@
 mod aabb;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+mod blocks;
 mod drive;
 mod lanes;
 mod obb;
 mod soa;
 mod sphere_aabb;
 
+pub use blocks::ObbBlocks;
 pub use lanes::LANES;
 pub use soa::{AabbSoa, ObbSoa, SphereSoa};
 
@@ -208,6 +213,18 @@ impl Kernels {
         obb_pairs,
         obb_filter_pairs,
         obb_filter
+    );
+    kernel_methods!(
+        obb::ObbObbBlocks,
+        "OBB–OBB on blocks (the answers of the `obb_*` methods)",
+        Obb,
+        ObbBlocks,
+        ObbBlocks,
+        obb_blocks_query_mask,
+        obb_blocks_query,
+        obb_blocks_pairs,
+        obb_blocks_filter_pairs,
+        obb_blocks_filter
     );
     kernel_methods!(
         sphere_aabb::SphereAabb,

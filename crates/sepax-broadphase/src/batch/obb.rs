@@ -8,6 +8,7 @@
 //! finite, and signed zeros compare equal). Lanes the filter cannot decide go to
 //! `sepax_narrowphase::intersect::intersects`, so every answer equals the scalar answer.
 
+use super::blocks::ObbBlocks;
 use super::lanes::{arr3, first_lanes, Lane, LaneMask, LANES};
 use super::soa::{ObbLanes, ObbSoa};
 use super::PairKernel;
@@ -110,6 +111,22 @@ impl PairKernel for ObbObb {
     }
 }
 
+/// OBB–OBB on [`ObbBlocks`] batches: the same lanes as [`ObbObb`], loaded from blocks.
+pub(crate) struct ObbObbBlocks;
+
+impl PairKernel for ObbObbBlocks {
+    type A = ObbBlocks;
+    type B = ObbBlocks;
+    #[inline(always)]
+    fn lanes<L: Lane>(a: &ObbLanes<L>, b: &ObbLanes<L>) -> (LaneMask, LaneMask) {
+        ObbObb::lanes(a, b)
+    }
+    #[inline]
+    fn scalar(a: &Obb, b: &Obb) -> bool {
+        ObbObb::scalar(a, b)
+    }
+}
+
 #[cfg(test)]
 #[path = "../../../sepax-narrowphase/tests/common/mod.rs"]
 mod common;
@@ -136,8 +153,14 @@ mod tests {
                 .collect();
             let sa = ObbSoa::from_slice(&pairs.iter().map(|p| p.0).collect::<Vec<_>>());
             let sb = ObbSoa::from_slice(&pairs.iter().map(|p| p.1).collect::<Vec<_>>());
+            let ba = ObbBlocks::from_slice(&pairs.iter().map(|p| p.0).collect::<Vec<_>>());
+            let bb = ObbBlocks::from_slice(&pairs.iter().map(|p| p.1).collect::<Vec<_>>());
             for start in (0..pairs.len()).step_by(LANES) {
                 let (sep, ovl) = filter::<super::super::lanes::V>(&sa.load(start), &sb.load(start));
+                // The blocked layout loads the same lanes (the padding lanes past the end
+                // hold zeros in both layouts).
+                let blocked = filter::<super::super::lanes::V>(&ba.load(start), &bb.load(start));
+                assert_eq!(blocked, (sep, ovl), "{cat:?} step {start}");
                 for k in 0..LANES.min(pairs.len() - start) {
                     let (a, b) = &pairs[start + k];
                     let lane = match (sep >> k & 1, ovl >> k & 1) {

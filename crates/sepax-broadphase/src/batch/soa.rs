@@ -16,7 +16,8 @@ pub(crate) trait Batch {
     fn count(&self) -> usize;
     /// Element `i` as its scalar shape, bit for bit as it was pushed.
     fn item(&self, i: usize) -> Self::Item;
-    /// Elements `start..start + LANES` (past the end: zeros, masked off by the drivers).
+    /// Elements `start..start + LANES` (past the end: zeros, masked off by the drivers). The
+    /// drivers call it with `start` a multiple of `LANES` only, which blocked layouts rely on.
     fn load<L: Lane>(&self, start: usize) -> Self::Lanes<L>;
     /// Elements `idx[k]` in lane `k`.
     fn gather<L: Lane>(&self, idx: &[usize; LANES]) -> Self::Lanes<L>;
