@@ -19,6 +19,8 @@ echo "== clippy (f32)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== clippy (f64)"
 cargo clippy --workspace --all-targets --locked --features f64 -- -D warnings
+echo "== docs (broken intra-doc links are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 echo "== tests (f32)"
 cargo test --workspace --locked
 echo "== tests (f64)"

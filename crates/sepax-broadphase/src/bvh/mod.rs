@@ -1,6 +1,6 @@
 //! Dynamic bounding volume hierarchy over fat AABBs.
 //!
-//! The tree is an index-based node pool (see [`node`]): leaves hold *fat* boxes (tight box plus a
+//! The tree is an index-based node pool (see `node.rs`): leaves hold *fat* boxes (tight box plus a
 //! margin plus the predicted displacement), so that a proxy that moves a little changes nothing
 //! in the tree. Leaves are inserted next to the sibling of least surface-area-heuristic cost,
 //! found by branch and bound (Bittner, Hapala, Havran 2012, "Fast insertion-based optimization of
@@ -10,7 +10,7 @@
 //! multiple of its value after the last build, the whole tree is rebuilt top-down with binned
 //! SAH (Wald 2007, "On fast construction of SAH-based bounding volume hierarchies").
 //!
-//! One file per concept: [`node`] (pool and proxy table), `insert`, `remove`, `refit`, `rotate`,
+//! One file per concept: `node` (pool and proxy table), `insert`, `remove`, `refit`, `rotate`,
 //! `rebuild`, `query` (boxes, OBBs, spheres, rays), `pairs` (self pairs, tree against tree and the
 //! incremental [`BroadPhase::update_pairs`]) and `validate`.
 

@@ -1,8 +1,8 @@
 //! A static wide BVH for ray casts and box queries against geometry that does not move.
 //!
-//! Each node holds the boxes of its (up to) [`WIDTH`] children in structure-of-arrays form, one
+//! Each node holds the boxes of its (up to) `WIDTH` children in structure-of-arrays form, one
 //! lane vector per bound (`min x, min y, min z, max x, max y, max z`), so that one SIMD slab
-//! test decides all children at once ([`query`]). A child is either another node or one
+//! test decides all children at once (`query.rs`). A child is either another node or one
 //! primitive: the primitives' boxes live in their parent's lanes, so there are no leaf nodes and
 //! a primitive costs no extra memory access before its exact test.
 //!
@@ -15,9 +15,9 @@
 //! Build: top-down, reusing the binned-SAH split of the dynamic tree's rebuild
 //! (Wald 2007, "On fast construction of SAH-based bounding volume hierarchies"). A node's range
 //! is split in two by binned SAH, and then the child of largest surface area is split again,
-//! until there are [`WIDTH`] children: the binary SAH tree collapsed into a wide one on the fly
+//! until there are `WIDTH` children: the binary SAH tree collapsed into a wide one on the fly
 //! (the greedy largest-area collapse of Wald, Benthin, Boulos 2008, "Getting rid of packets",
-//! and of Embree's BVH4/BVH8 builders). A child of at most [`WIDTH`] primitives is opened into
+//! and of Embree's BVH4/BVH8 builders). A child of at most `WIDTH` primitives is opened into
 //! single primitive lanes only when they all fit, so that the nodes next to the primitives are
 //! full. Nodes are numbered in build order, so that the children of a node are consecutive and
 //! subtrees are compact in memory.
@@ -244,7 +244,7 @@ impl WideBvh {
     }
 }
 
-/// Splits `range` (at least two items) into at most [`WIDTH`] child ranges, ordered by item
+/// Splits `range` (at least two items) into at most `WIDTH` child ranges, ordered by item
 /// position.
 ///
 /// ```text
