@@ -170,7 +170,7 @@ impl LeanBox for Obb {
 impl LeanBox for BoxFrame {
     #[inline(always)]
     fn full_frame(&self) -> BoxFrame {
-        self.clone()
+        *self
     }
     #[inline(always)]
     fn axes(&self) -> &Matrix3 {
