@@ -43,7 +43,8 @@
 //! The incident face is clipped in the reference face's coordinates `(f1, f2)` with the normal
 //! coordinate carried alongside, in fixed arrays, and a quad inside all four side planes (the
 //! common case) skips the clipping; only the kept points go back to world space, with the
-//! reference box's own axes.
+//! reference box's own axes. An OBB is read in place ([`LeanBox`]), not copied into a
+//! [`BoxFrame`] whose zero low parts would cost additions LLVM cannot fold.
 
 use arrayvec::ArrayVec;
 use sepax_shapes::math::{Matrix3, Point3, Real, Vector3};
@@ -1033,7 +1034,8 @@ fn manifold_lean<A: LeanBox, B: LeanBox>(
         return None;
     }
     let normal = world_normal(fa, fb, &choice);
-    // Built in place (the result slot), so that returning it copies nothing.
+    // The points are pushed into the result itself (fewer copies than assembling them apart;
+    // the result is still copied once into the caller's slot).
     let mut out = Some(ContactManifold {
         normal,
         depth,
