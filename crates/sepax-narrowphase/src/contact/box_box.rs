@@ -43,7 +43,7 @@
 //! The incident face is clipped in the reference face's coordinates `(f1, f2)` with the normal
 //! coordinate carried alongside, in fixed arrays, and a quad inside all four side planes (the
 //! common case) skips the clipping; only the kept points go back to world space, with the
-//! reference box's own axes. An OBB is read in place ([`LeanBox`]), not copied into a
+//! reference box's own axes. An OBB is read in place (`LeanBox`), not copied into a
 //! [`BoxFrame`] whose zero low parts would cost additions LLVM cannot fold.
 
 use arrayvec::ArrayVec;
