@@ -43,19 +43,21 @@
 //! The incident face is clipped in the reference face's coordinates `(f1, f2)` with the normal
 //! coordinate carried alongside, in fixed arrays, and a quad inside all four side planes (the
 //! common case) skips the clipping; only the kept points go back to world space, with the
-//! reference box's own axes.
+//! reference box's own axes. An OBB is read in place (`LeanBox`), not copied into a
+//! [`BoxFrame`] whose zero low parts would cost additions LLVM cannot fold.
 
 use arrayvec::ArrayVec;
-use sepax_shapes::math::{Point3, Real, Vector3};
+use sepax_shapes::math::{Matrix3, Point3, Real, Vector3};
 use sepax_shapes::tolerance::{
     CONTACT_AXIS_PREFERENCE, CONTACT_PREFERENCE_SINE, SEPARATION_TOLERANCE, UNIT_ROUNDOFF,
 };
+use sepax_shapes::Obb;
 
 use super::{ContactConfig, ContactManifold, ContactPoint, FeatureId, Penetration};
 #[cfg(feature = "f64")]
 use crate::geometry::cross_accurate;
 use crate::geometry::segment_segment_closest;
-use crate::intersect::BoxShape;
+use crate::intersect::{BoxRef, BoxShape};
 use crate::lanes::V4;
 use crate::sat::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
 use crate::sat::{BoxFrame, SatAxis};
@@ -109,8 +111,122 @@ fn max_nn(a: Real, b: Real) -> Real {
 const NEXT: [usize; 3] = [1, 2, 0];
 const PREV: [usize; 3] = [2, 0, 1];
 
+/// A box as the contact kernels read it, in place: an [`Obb`] directly (no copy into a
+/// [`BoxFrame`], and no zero low parts whose additions the compiler cannot remove: `x + 0.0` is
+/// not `x` for `x = -0.0`), an AABB through its frame (whose centre carries an exact low part).
+trait LeanBox {
+    /// The frame, for the cold accurate edge path.
+    fn full_frame(&self) -> BoxFrame;
+    /// Axes as columns.
+    fn axes(&self) -> &Matrix3;
+    /// Whether the axes are exactly the identity.
+    fn axis_aligned(&self) -> bool;
+    /// Leading part of the centre.
+    fn center_hi(&self) -> Vector3;
+    /// Whether the centre has a trailing part (constant `false` for an OBB).
+    fn has_lo(&self) -> bool;
+    /// Trailing part of the centre (zero when `!has_lo()`).
+    fn center_lo(&self) -> Vector3;
+    /// Half-extents.
+    fn half(&self) -> Vector3;
+    /// The axes' orthonormality defect bound.
+    fn axes_error(&self) -> Real;
+}
+
+impl LeanBox for Obb {
+    #[inline(always)]
+    fn full_frame(&self) -> BoxFrame {
+        BoxFrame::from(self)
+    }
+    #[inline(always)]
+    fn axes(&self) -> &Matrix3 {
+        Obb::axes(self)
+    }
+    #[inline(always)]
+    fn axis_aligned(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn center_hi(&self) -> Vector3 {
+        self.center().coords
+    }
+    #[inline(always)]
+    fn has_lo(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn center_lo(&self) -> Vector3 {
+        Vector3::zeros()
+    }
+    #[inline(always)]
+    fn half(&self) -> Vector3 {
+        self.half_extents()
+    }
+    #[inline(always)]
+    fn axes_error(&self) -> Real {
+        Obb::axes_error(self)
+    }
+}
+
+impl LeanBox for BoxFrame {
+    #[inline(always)]
+    fn full_frame(&self) -> BoxFrame {
+        *self
+    }
+    #[inline(always)]
+    fn axes(&self) -> &Matrix3 {
+        &self.axes
+    }
+    #[inline(always)]
+    fn axis_aligned(&self) -> bool {
+        self.axis_aligned
+    }
+    #[inline(always)]
+    fn center_hi(&self) -> Vector3 {
+        self.center
+    }
+    #[inline(always)]
+    fn has_lo(&self) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn center_lo(&self) -> Vector3 {
+        self.center_lo
+    }
+    #[inline(always)]
+    fn half(&self) -> Vector3 {
+        self.half
+    }
+    #[inline(always)]
+    fn axes_error(&self) -> Real {
+        self.axes_error
+    }
+}
+
+/// `c_b - c_a` as [`BoxFrame::offset_to`] computes it (the low parts' term dropped when both
+/// are zero; the result then differs at most in the sign of a zero).
+#[inline(always)]
+fn offset<A: LeanBox, B: LeanBox>(a: &A, b: &B) -> Vector3 {
+    let d = b.center_hi() - a.center_hi();
+    if a.has_lo() || b.has_lo() {
+        d + (b.center_lo() - a.center_lo())
+    } else {
+        d
+    }
+}
+
+/// The centre in world space (`hi + lo`, rounded).
+#[inline(always)]
+fn world_center<A: LeanBox>(a: &A) -> Vector3 {
+    if a.has_lo() {
+        a.center_hi() + a.center_lo()
+    } else {
+        a.center_hi()
+    }
+}
+
 /// The pair in `A`'s frame, in lanes (plus the world data of the accurate edge path).
-struct Local<'f> {
+struct Local<'f, A: LeanBox, B: LeanBox> {
     /// Columns of `R = A^T B` (lanes `i`: `a_i . b_j`) and the same as arrays.
     rc: [V4; 3],
     rcl: [[Real; 4]; 3],
@@ -128,8 +244,8 @@ struct Local<'f> {
     /// `delta_A + delta_B`, the axes' orthonormality defects.
     defect: Real,
     /// The frames, for the accurate edge path.
-    fa: &'f BoxFrame,
-    fb: &'f BoxFrame,
+    fa: &'f A,
+    fb: &'f B,
 }
 
 /// Edge axes whose `|a_i x b_j|^2` is below this take the accurate path ([`Local::edge_accurate`]):
@@ -148,13 +264,13 @@ struct Choice {
     sign_b: Real,
 }
 
-impl<'f> Local<'f> {
+impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
     #[inline(always)]
-    fn new(a: &'f BoxFrame, b: &'f BoxFrame) -> Local<'f> {
-        let d = a.offset_to(b);
+    fn new(a: &'f A, b: &'f B) -> Local<'f, A, B> {
+        let d = offset(a, b);
         // Column-major storage: `m[j][c]` is component `c` of axis `j`.
-        let bm = &b.axes.data.0;
-        let (rc, t) = if a.axis_aligned {
+        let bm = &b.axes().data.0;
+        let (rc, t) = if a.axis_aligned() {
             (
                 [
                     V4::new(bm[0][0], bm[0][1], bm[0][2], 0.0),
@@ -164,7 +280,7 @@ impl<'f> Local<'f> {
                 V4::new(d.x, d.y, d.z, 0.0),
             )
         } else {
-            let am = &a.axes.data.0;
+            let am = &a.axes().data.0;
             // Rows of A: lane i = component c of a_i.
             let a0 = V4::new(am[0][0], am[1][0], am[2][0], 0.0);
             let a1 = V4::new(am[0][1], am[1][1], am[2][1], 0.0);
@@ -184,8 +300,9 @@ impl<'f> Local<'f> {
         ];
         let tl = t.lanes();
         let tb = V4::splat(tl[0]) * rr[0] + V4::splat(tl[1]) * rr[1] + V4::splat(tl[2]) * rr[2];
-        let ha = [a.half.x, a.half.y, a.half.z];
-        let hb = [b.half.x, b.half.y, b.half.z];
+        let (ah, bh) = (a.half(), b.half());
+        let ha = [ah.x, ah.y, ah.z];
+        let hb = [bh.x, bh.y, bh.z];
         // Half-extents are never NaN (the shapes' constructors check them).
         let s = min_nn(
             max_nn(max_nn(ha[0], ha[1]), ha[2]),
@@ -206,7 +323,7 @@ impl<'f> Local<'f> {
             hb,
             tol: CONTACT_AXIS_PREFERENCE * s,
             scale,
-            defect: a.axes_error + b.axes_error,
+            defect: a.axes_error() + b.axes_error(),
             fa: a,
             fb: b,
         }
@@ -223,7 +340,8 @@ impl<'f> Local<'f> {
     #[cold]
     #[inline(never)]
     fn edge_accurate(&self, i: usize, j: usize) -> Option<(Real, Real, [Real; 3])> {
-        let (axes_a, axes_b) = (&self.fa.axes, &self.fb.axes);
+        let (fa, fb) = (self.fa.full_frame(), self.fb.full_frame());
+        let (axes_a, axes_b) = (&fa.axes, &fb.axes);
         let ai = axes_a.column(i).into_owned();
         let bj = axes_b.column(j).into_owned();
         #[cfg(not(feature = "f64"))]
@@ -241,7 +359,7 @@ impl<'f> Local<'f> {
             r += self.ha[k] as f64 * l.dot(&ak).abs();
             r += self.hb[k] as f64 * l.dot(&bk).abs();
         }
-        let tl = l.dot(&self.fa.offset_to(self.fb).cast::<f64>());
+        let tl = l.dot(&fa.offset_to(&fb).cast::<f64>());
         let local = axes_a.cast::<f64>().tr_mul(&l) / len;
         Some((
             ((r - tl.abs()) / len) as Real,
@@ -345,12 +463,13 @@ impl<'f> Local<'f> {
             let nm = ra + rb - t_l.abs();
             // Short axes and NaN lanes (and lane 3, whose |L|^2 is 0) drop out as +inf.
             depth[i] = (nm / ls.sqrt()).or_inf_unless(ls, EDGE_FAST_MIN_SQ);
-            slow |= (ls.lt_mask(V4::splat(EDGE_FAST_MIN_SQ)) & 7) << (3 * i);
+            slow |= (ls.lt_mask(V4::splat(EDGE_FAST_MIN_SQ)) & 7) << (4 * i);
             num[i] = nm.lanes();
             len_sq[i] = ls.lanes();
             tlv[i] = t_l.lanes();
         }
-        // First minimum in the order i * 3 + j.
+        // First minimum in the order (i, j); axis (i, j) is bit `q = 4 i + j` of the masks (a
+        // stride of 4 so that `i` and `j` are a shift and a mask away).
         // No lane is NaN here.
         let m4 = depth[0].min(depth[1]).min(depth[2]).lanes();
         let mut e_d = min_nn(min_nn(m4[0], m4[1]), m4[2]);
@@ -360,17 +479,17 @@ impl<'f> Local<'f> {
         if e_d < Real::INFINITY {
             let m = V4::splat(e_d);
             let bits = (depth[0].eq_mask(m) & 7)
-                | ((depth[1].eq_mask(m) & 7) << 3)
-                | ((depth[2].eq_mask(m) & 7) << 6);
+                | ((depth[1].eq_mask(m) & 7) << 4)
+                | ((depth[2].eq_mask(m) & 7) << 8);
             let q = bits.trailing_zeros() as usize;
             e_q = q;
-            e_tl = tlv[q / 3][q % 3];
+            e_tl = tlv[q >> 2][q & 3];
         }
         // Nearly parallel edges, in order, unless they certainly lose to the chosen face.
         while slow != 0 {
             let q = slow.trailing_zeros() as usize;
             slow &= slow - 1;
-            let (i, j) = (q / 3, q % 3);
+            let (i, j) = (q >> 2, q & 3);
             if self.edge_cannot_win(num[i][j], len_sq[i][j], face_d) {
                 continue;
             }
@@ -381,7 +500,7 @@ impl<'f> Local<'f> {
             }
         }
         if e_q != usize::MAX && e_d < face_d {
-            let (i, j) = (e_q / 3, e_q % 3);
+            let (i, j) = (e_q >> 2, e_q & 3);
             let mut ln = match e_axis {
                 Some(l) => l,
                 None => {
@@ -418,33 +537,56 @@ impl<'f> Local<'f> {
 
 /// The chosen normal in world space: `±a_i`, `±b_j`, or `A n` for an edge axis.
 #[inline(always)]
-fn world_normal(fa: &BoxFrame, fb: &BoxFrame, c: &Choice) -> Vector3 {
+fn world_normal<A: LeanBox, B: LeanBox>(fa: &A, fb: &B, c: &Choice) -> Vector3 {
     match c.axis {
-        SatAxis::FaceA(i) => fa.axes.column(i as usize) * c.n[i as usize],
-        SatAxis::FaceB(j) => fb.axes.column(j as usize) * c.sign_b,
+        SatAxis::FaceA(i) => fa.axes().column(i as usize) * c.n[i as usize],
+        SatAxis::FaceB(j) => fb.axes().column(j as usize) * c.sign_b,
         SatAxis::Edge(..) => {
             let n = Vector3::new(c.n[0], c.n[1], c.n[2]);
-            if fa.axis_aligned {
+            if fa.axis_aligned() {
                 n
             } else {
-                fa.axes * n
+                fa.axes() * n
             }
         }
     }
+}
+
+/// Runs `$body` with `$x`, `$y` bound to the two boxes as [`LeanBox`]es: an OBB by reference,
+/// an AABB through its frame (the kind is known at compile time once `as_box` is inlined).
+macro_rules! with_lean {
+    ($a:expr, $b:expr, |$x:ident, $y:ident| $body:expr) => {
+        match ($a.as_box(), $b.as_box()) {
+            (BoxRef::Obb($x), BoxRef::Obb($y)) => $body,
+            (BoxRef::Obb($x), BoxRef::Aabb(y)) => {
+                let $y = &BoxFrame::from(y);
+                $body
+            }
+            (BoxRef::Aabb(x), BoxRef::Obb($y)) => {
+                let $x = &BoxFrame::from(x);
+                $body
+            }
+            (BoxRef::Aabb(x), BoxRef::Aabb(y)) => {
+                let ($x, $y) = (&BoxFrame::from(x), &BoxFrame::from(y));
+                $body
+            }
+        }
+    };
 }
 
 /// The least-penetration axis of two boxes: depth (`< 0` when separated: minus the largest SAT
 /// gap) and the unit normal from `a` toward `b`, with the stable tie-break of the module docs.
 #[inline]
 pub fn penetration<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> BoxPenetration {
-    let (fa, fb) = (a.frame(), b.frame());
-    let l = Local::new(&fa, &fb);
-    let c = l.axis();
-    BoxPenetration {
-        normal: world_normal(&fa, &fb, &c),
-        depth: c.least,
-        axis: c.axis,
-    }
+    with_lean!(a, b, |fa, fb| {
+        let l = Local::new(fa, fb);
+        let c = l.axis();
+        BoxPenetration {
+            normal: world_normal(fa, fb, &c),
+            depth: c.least,
+            axis: c.axis,
+        }
+    })
 }
 
 /// The contact manifold of two boxes: `None` when they are farther apart than `config.margin`
@@ -457,9 +599,7 @@ pub fn contact_manifold<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     b: &B,
     config: &ContactConfig,
 ) -> Option<ContactManifold> {
-    let fa = a.frame();
-    let fb = b.frame();
-    manifold_frames(&fa, &fb, config)
+    with_lean!(a, b, |fa, fb| manifold_lean(fa, fb, config))
 }
 
 /// The clipped incident face in the reference face's coordinates: `x`, `y` along the
@@ -857,9 +997,9 @@ struct WorldFrame {
 
 impl WorldFrame {
     #[inline(always)]
-    fn new(b: &BoxFrame) -> WorldFrame {
-        let c = b.center + b.center_lo;
-        let m = &b.axes.data.0;
+    fn new<F: LeanBox>(b: &F) -> WorldFrame {
+        let c = world_center(b);
+        let m = &b.axes().data.0;
         WorldFrame {
             c: V4::new(c.x, c.y, c.z, 0.0),
             axes: [
@@ -879,9 +1019,9 @@ fn point(v: V4) -> Point3 {
 
 /// The manifold of two boxes given as SAT frames.
 #[inline(always)]
-pub(crate) fn manifold_frames(
-    fa: &BoxFrame,
-    fb: &BoxFrame,
+fn manifold_lean<A: LeanBox, B: LeanBox>(
+    fa: &A,
+    fb: &B,
     config: &ContactConfig,
 ) -> Option<ContactManifold> {
     let l = Local::new(fa, fb);
@@ -894,7 +1034,17 @@ pub(crate) fn manifold_frames(
         return None;
     }
     let normal = world_normal(fa, fb, &choice);
-    let mut points = ArrayVec::<ContactPoint, 4>::new();
+    // The points are pushed into the result itself (fewer copies than assembling them apart;
+    // the result is still copied once into the caller's slot).
+    let mut out = Some(ContactManifold {
+        normal,
+        depth,
+        points: ArrayVec::new(),
+    });
+    let points = match &mut out {
+        Some(m) => &mut m.points,
+        None => unreachable!(),
+    };
     match choice.axis {
         SatAxis::FaceA(_) | SatAxis::FaceB(_) => {
             // Reference frame: the box whose face it is; the other box's centre and axes in it.
@@ -913,18 +1063,7 @@ pub(crate) fn manifold_frames(
             };
             let base = (f as u32) * 2 + u32::from(sf > 0.0) + if ref_is_b { 8 } else { 0 };
             face_contact(
-                hr,
-                &ti,
-                &ri,
-                hi,
-                f,
-                sf,
-                l.tol,
-                margin,
-                &frame,
-                ref_is_b,
-                base,
-                &mut points,
+                hr, &ti, &ri, hi, f, sf, l.tol, margin, &frame, ref_is_b, base, points,
             );
         }
         SatAxis::Edge(i, j) => {
@@ -954,12 +1093,12 @@ pub(crate) fn manifold_frames(
             da[i] = l.ha[i];
             let db = col(j) * l.hb[j];
             let (pa, pb) = edge_closest(&ca_e, &da, &cb_e, &db);
-            let ca = Point3::from(fa.center + fa.center_lo);
+            let ca = Point3::from(world_center(fa));
             let to_world = |v: &Vector3| -> Vector3 {
-                if fa.axis_aligned {
+                if fa.axis_aligned() {
                     *v
                 } else {
-                    fa.axes * v
+                    fa.axes() * v
                 }
             };
             points.push(ContactPoint {
@@ -973,11 +1112,7 @@ pub(crate) fn manifold_frames(
     if points.is_empty() {
         return None;
     }
-    Some(ContactManifold {
-        normal,
-        depth,
-        points,
-    })
+    out
 }
 
 #[cfg(test)]
