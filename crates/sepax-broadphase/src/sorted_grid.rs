@@ -26,16 +26,20 @@
 //!       key changed or new: to the `moved` list; removed or oversize: out of the entries
 //!   sort `moved` by key (radix), merge it with the kept entries (still sorted)
 //!   (a home cell outside the layout: a new layout and a full radix sort instead)
-//!   copy the entries into columns (keys, min and max per axis, slots), sentinel keys after
-//!   for each entry e in key order (home key k):
+//!   copy the keys into a column, sentinel keys after (the search's key loads)
+//!   for each entry e in key order (home key k), reading keys only:
 //!       four cursors, one per row, move forward to the first key >= k + row offset - 1
-//!       test e against the 4 entries after e (keys <= k + 1) and the 4 entries from each
-//!       cursor (keys <= that row's last key), four lanes at a time: no branch per range
-//!       a range with more than 4 entries (rare): the rest one at a time
-//!       report (e, f) when the two boxes overlap (exact comparisons)
+//!       list (e, f) as candidates for the 4 entries f after e and the 4 from each cursor
+//!       (unconditional four-lane stores; the list grows by those whose key is in the range:
+//!       keys <= k + 1 after e, keys <= that row's last key from a cursor)
+//!       a range with more than 4 entries (rare): the rest tested at once, one at a time
+//!       every 1024 candidates: test their boxes, report (e, f) when they overlap (exact)
 //!   oversize proxies: against every proxy (each pair once)
 //!   sort the pair keys
 //! ```
+//!
+//! The pair search is on the CPU's best path: on x86-64 with AVX2 (detected at run time) the
+//! same code compiled for AVX2; the build's own target features (SSE2) otherwise.
 //!
 //! The range starts only grow with the home key, so the cursors move `O(n)` steps in all: no
 //! per-cell table, no walk over empty cells, and the cost does not depend on how sparse the
@@ -119,6 +123,11 @@ const OVERSIZE: u8 = 2;
 /// The key of an entry whose proxy was removed, during a coherent build (dense keys are
 /// below `i32::MAX`).
 const DEAD: u32 = u32::MAX;
+
+/// Set in the key of an entry whose proxy is listed as dirty, during a coherent build (so that
+/// the compaction pass need not look the slot up again; dense keys are below `i32::MAX`, and
+/// `DEAD` has it too).
+const LISTED: u32 = 1 << 31;
 
 /// Below this many re-keyed entries a comparison sort beats the radix sort's fixed cost.
 const RADIX_MIN: usize = 256;
@@ -311,177 +320,195 @@ type R4 = wide::f32x4;
 #[cfg(feature = "f64")]
 type R4 = wide::f64x4;
 
-/// Sentinel lanes after the last entry in [`Columns`], so that a four-lane load starting at
-/// any index up to the number of entries stays in bounds.
+/// Sentinel keys after the last entry in [`Columns`], so that a four-lane load of keys starting
+/// at any index up to the number of entries stays in bounds.
 const PAD: usize = 4;
 
-/// The dense layout's entries in key order, one array per field (what the pair search reads
-/// four lanes at a time), each followed by `PAD` sentinels (key `i32::MAX`, above every key
-/// and bound).
+/// The dense layout's keys in key order, as the pair search reads them four lanes at a time,
+/// followed by `PAD` sentinels `i32::MAX` (above every key and bound).
 #[derive(Debug, Clone, Default)]
 struct Columns {
     keys: Vec<i32>,
-    lo: [Vec<Real>; 3],
-    hi: [Vec<Real>; 3],
-    slot: Vec<u32>,
 }
 
 impl Columns {
-    /// Sizes the columns for `n` entries and writes the sentinels after them (the entries
-    /// themselves are left to [`Self::set`]).
-    fn reset(&mut self, n: usize) {
-        let len = n + PAD;
-        self.keys.resize(len, i32::MAX);
-        self.slot.resize(len, 0);
-        for k in 0..3 {
-            self.lo[k].resize(len, Real::MAX);
-            self.hi[k].resize(len, Real::MIN);
-        }
-        for i in n..len {
-            self.keys[i] = i32::MAX;
-            self.slot[i] = 0;
-            for k in 0..3 {
-                self.lo[k][i] = Real::MAX;
-                self.hi[k][i] = Real::MIN;
-            }
-        }
-    }
-
-    /// Copies the entries (keys below `i32::MAX`) and appends the sentinels.
+    /// Copies the keys of the entries (below `i32::MAX`) and appends the sentinels.
     fn fill(&mut self, entries: &[Entry]) {
         let n = entries.len();
-        self.reset(n);
-        let [lx, ly, lz] = &mut self.lo;
-        let [hx, hy, hz] = &mut self.hi;
-        let (keys, slot) = (&mut self.keys[..n], &mut self.slot[..n]);
-        let (lx, ly, lz) = (&mut lx[..n], &mut ly[..n], &mut lz[..n]);
-        let (hx, hy, hz) = (&mut hx[..n], &mut hy[..n], &mut hz[..n]);
-        for (i, e) in entries.iter().enumerate() {
-            let (lo, hi) = (e.aabb.min(), e.aabb.max());
-            keys[i] = e.key as i32;
-            slot[i] = e.slot;
-            lx[i] = lo.x;
-            ly[i] = lo.y;
-            lz[i] = lo.z;
-            hx[i] = hi.x;
-            hy[i] = hi.y;
-            hz[i] = hi.z;
+        self.keys.resize(n + PAD, i32::MAX);
+        self.keys[n..].fill(i32::MAX);
+        for (k, e) in self.keys[..n].iter_mut().zip(entries) {
+            *k = e.key as i32;
         }
     }
 
     /// Bytes held.
     fn capacity_bytes(&self) -> usize {
-        use core::mem::size_of;
-        (self.keys.capacity() + self.slot.capacity()) * 4
-            + self
-                .lo
-                .iter()
-                .chain(&self.hi)
-                .map(|c| c.capacity() * size_of::<Real>())
-                .sum::<usize>()
+        self.keys.capacity() * 4
     }
 }
 
-/// The columns as slices of one length (so that one bounds check covers a load from all).
-struct View<'a> {
+/// What the pair search reads: the keys with their sentinels (the columns) and the entries
+/// (boxes and slots), in the same order.
+struct Sorted<'a> {
     keys: &'a [i32],
-    lo: [&'a [Real]; 3],
-    hi: [&'a [Real]; 3],
-    slot: &'a [u32],
+    entries: &'a [Entry],
 }
 
-impl<'a> View<'a> {
-    fn new(c: &'a Columns) -> Self {
-        let len = c.keys.len();
-        View {
-            keys: &c.keys[..len],
-            lo: [&c.lo[0][..len], &c.lo[1][..len], &c.lo[2][..len]],
-            hi: [&c.hi[0][..len], &c.hi[1][..len], &c.hi[2][..len]],
-            slot: &c.slot[..len],
-        }
-    }
-
-    /// Four keys from index `s`.
+impl Sorted<'_> {
+    /// Whether entries `i` and `j` overlap (closed boxes, exact comparisons; false when a
+    /// coordinate is NaN, as in [`overlaps`]).
     #[inline(always)]
-    fn keys4(&self, s: usize) -> wide::i32x4 {
-        let k = &self.keys[s..s + 4];
-        wide::i32x4::new([k[0], k[1], k[2], k[3]])
+    fn overlap(&self, i: usize, j: usize) -> bool {
+        let (a, b) = (&self.entries[i].aabb, &self.entries[j].aabb);
+        let v = |p: Point3| R4::new([p.x, p.y, p.z, 0.0]);
+        let m = v(a.min()).simd_le(v(b.max())) & v(b.min()).simd_le(v(a.max()));
+        m.to_bitmask() == 0xF
+    }
+
+    /// The pair key of entries `i` and `j`.
+    #[inline(always)]
+    fn pair(&self, i: usize, j: usize) -> u64 {
+        pair_key(self.entries[i].slot, self.entries[j].slot)
     }
 }
 
-/// Four `Real`s from index `s` of a column as long as the keys.
+/// Four keys from index `s`.
 #[inline(always)]
-fn reals4(v: &[Real], s: usize) -> R4 {
-    let r = &v[s..s + 4];
-    R4::new([r[0], r[1], r[2], r[3]])
+fn keys4(keys: &[i32], s: usize) -> wide::i32x4 {
+    let k = &keys[s..s + 4];
+    wide::i32x4::new([k[0], k[1], k[2], k[3]])
 }
 
-/// One box of the pair search, broadcast to four lanes.
-struct Probe {
-    lo: [R4; 3],
-    hi: [R4; 3],
-}
-
-/// Tests the probe against the four entries from index `s`: bit `j` of the result is set when
-/// entry `s + j` has a key of at most `last` (all keys from `s` on are at least the range's
-/// first key) and overlaps the probe; bit 4 when all four are in range (more may follow).
+/// Moves cursor `s` to the first entry whose key is at least `first` (`f`: in four lanes; it
+/// only ever moves forward: `first` grows with the home key).
 #[inline(always)]
-fn test4(c: &View<'_>, s: usize, last: i32, a: &Probe) -> u32 {
-    use wide::i32x4;
-    // Keys are sorted, so the lanes in range are a prefix.
-    let above = c.keys4(s).simd_gt(i32x4::splat(last)).to_bitmask();
-    let x = a.lo[0].simd_le(reals4(c.hi[0], s)) & reals4(c.lo[0], s).simd_le(a.hi[0]);
-    let y = a.lo[1].simd_le(reals4(c.hi[1], s)) & reals4(c.lo[1], s).simd_le(a.hi[1]);
-    let z = a.lo[2].simd_le(reals4(c.hi[2], s)) & reals4(c.lo[2], s).simd_le(a.hi[2]);
-    ((x & y & z).to_bitmask() & !above & 0xF) | (u32::from(above == 0) << 4)
-}
-
-/// Pushes the pairs that [`test4`] found for the probe in the ranges starting at `start[r]`
-/// and ending at key `last[r]`, and the pairs past the fourth entry of ranges that held more.
-#[cold]
-#[inline(never)]
-fn emit(
-    c: &View<'_>,
-    i: usize,
-    start: [usize; 5],
-    last: [i32; 5],
-    found: [u32; 5],
-    out: &mut Vec<u64>,
-) {
-    for r in 0..5 {
-        let (s, mut bits) = (start[r], found[r] & 0xF);
-        while bits != 0 {
-            out.push(pair_key(
-                c.slot[i],
-                c.slot[s + bits.trailing_zeros() as usize],
-            ));
-            bits &= bits - 1;
+fn advance(keys: &[i32], s: &mut usize, f: wide::i32x4) {
+    loop {
+        // The keys below `first` are a prefix: skip it.
+        let below = f.simd_gt(keys4(keys, *s)).to_bitmask();
+        *s += (below + 1).trailing_zeros() as usize;
+        if below != 0xF {
+            break;
         }
-        if found[r] & 0x10 != 0 {
-            // Four or more in range: the rest one at a time.
-            let mut j = s + 4;
-            while c.keys[j] <= last[r] {
-                if (0..3).all(|k| c.lo[k][i] <= c.hi[k][j] && c.lo[k][j] <= c.hi[k][i]) {
-                    out.push(pair_key(c.slot[i], c.slot[j]));
-                }
-                j += 1;
+    }
+}
+
+/// Candidate pairs held before they are tested (room for 1024 and one entry's five ranges of
+/// four).
+const CANDIDATES: usize = 1024 + 20;
+
+/// Candidate pairs `(i[t], j[t])` of entry indices, found by key ranges and not yet tested; on
+/// the stack (8 KiB), so the search allocates nothing but the pairs. The length is kept by the
+/// caller (in a register).
+struct Candidates {
+    i: [u32; CANDIDATES],
+    j: [u32; CANDIDATES],
+}
+
+/// The lane offsets `0, 1, 2, 3`.
+const IOTA: [u32; 4] = [0, 1, 2, 3];
+
+impl Candidates {
+    /// Writes the four candidates `(i, s + t)`, `t < 4`, at `w .. w + 4` (unconditional
+    /// stores; the caller counts those that are real).
+    #[inline(always)]
+    fn list(&mut self, w: usize, i: wide::u32x4, s: usize) {
+        let js = wide::u32x4::splat(s as u32) + wide::u32x4::new(IOTA);
+        self.j[w..w + 4].copy_from_slice(&js.to_array());
+        self.i[w..w + 4].copy_from_slice(&i.to_array());
+    }
+
+    /// Lists entry `i` (`iv`: `i` in four lanes) against the entries of a key range starting at
+    /// index `s` (every key from `s` on is at least the range's first key) and ending at key
+    /// `last` (`lastv` in four lanes): the first four at `w`, returning the new length; more in
+    /// range are tested at once, out of line. Keys are sorted, so the lanes in range are a
+    /// prefix.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn range(
+        &mut self,
+        c: &Sorted<'_>,
+        w: usize,
+        (i, iv): (usize, wide::u32x4),
+        s: usize,
+        (last, lastv): (i32, wide::i32x4),
+        out: &mut Vec<u64>,
+    ) -> usize {
+        let above = keys4(c.keys, s).simd_gt(lastv).to_bitmask();
+        self.list(w, iv, s);
+        if above == 0 {
+            long_range(c, i, s + 4, last, out);
+        }
+        w + (above | 0x10).trailing_zeros() as usize
+    }
+
+    /// Moves `cursor` to the first entry whose key is at least `first = k + d` (it only ever
+    /// moves forward: `first` grows with the home key `k`) and lists entry `i` against the
+    /// range of keys `first ..= first + 2` from there, as [`Self::range`] does (`kv` is `k` in
+    /// four lanes, `dv` is `d`). One four-lane load usually does both (the cursor moves about
+    /// one entry per home entry, and the four entries from the old cursor reach past the
+    /// range); otherwise [`advance`] and [`Self::range`]. The keys are compared after
+    /// subtracting `d` (no overflow: keys are at least 0 and `d` positive), against the home
+    /// key's lanes, which are broadcast once per home entry.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn row(
+        &mut self,
+        c: &Sorted<'_>,
+        w: usize,
+        i: (usize, wide::u32x4),
+        cursor: &mut u32,
+        (k, kv, kv2): (i32, wide::i32x4, wide::i32x4),
+        (d, dv): (i32, wide::i32x4),
+        out: &mut Vec<u64>,
+    ) -> usize {
+        let s = *cursor as usize;
+        let rel = keys4(c.keys, s) - dv;
+        // Keys are sorted: the lanes below `first` are a prefix, those above `first + 2` a
+        // suffix.
+        let below = kv.simd_gt(rel).to_bitmask();
+        let above = rel.simd_gt(kv2).to_bitmask();
+        if above == 0 {
+            // The range may go on past these four lanes, or start after them (rare).
+            let mut s = s;
+            advance(c.keys, &mut s, kv + dv);
+            *cursor = s as u32;
+            let last = k + d + 2;
+            return self.range(c, w, i, s, (last, wide::i32x4::splat(last)), out);
+        }
+        // Some lane is above the range, hence not below it: the range starts at lane `b` and
+        // ends before the first lane above it, both within the four.
+        let b = (below + 1).trailing_zeros();
+        let s = s + b as usize;
+        *cursor = s as u32;
+        self.list(w, i.1, s);
+        w + (above.trailing_zeros() - b) as usize
+    }
+
+    /// Tests the `n` listed candidates and pushes the overlapping pairs.
+    #[inline(always)]
+    fn flush(&self, n: usize, c: &Sorted<'_>, out: &mut Vec<u64>) {
+        for (&i, &j) in self.i[..n].iter().zip(&self.j[..n]) {
+            let (i, j) = (i as usize, j as usize);
+            if c.overlap(i, j) {
+                out.push(c.pair(i, j));
             }
         }
     }
 }
 
-/// Moves cursor `s` to the first entry whose key is at least `first` (it only ever moves
-/// forward: `first` grows with the home key).
-#[inline(always)]
-fn advance(c: &View<'_>, s: &mut usize, first: i32) {
-    let f = wide::i32x4::splat(first);
-    loop {
-        // The keys below `first` are a prefix: skip it.
-        let below = f.simd_gt(c.keys4(*s)).to_bitmask();
-        *s += (below + 1).trailing_zeros() as usize;
-        if below != 0xF {
-            break;
+/// The entries from index `j` on with keys up to `last` (a range holding more than four: rare
+/// with a cell size near the box size), tested against entry `i` one at a time.
+#[cold]
+#[inline(never)]
+fn long_range(c: &Sorted<'_>, i: usize, mut j: usize, last: i32, out: &mut Vec<u64>) {
+    // The sentinel keys stop the walk.
+    while c.keys[j] <= last {
+        if c.overlap(i, j) {
+            out.push(c.pair(i, j));
         }
+        j += 1;
     }
 }
 
@@ -490,46 +517,152 @@ fn advance(c: &View<'_>, s: &mut usize, first: i32) {
 /// `(x, y + 1)`, `(x + 1, y - 1)`, `(x + 1, y)`, `(x + 1, y + 1)`, three cells each
 /// (`z - 1 ..= z + 1`); a neighbour off the layout's y or z range is a padding cell, which
 /// holds no entry. The range starts only grow with the home key, so four cursors that only
-/// move forward find them: `O(n + pairs)` with no per-cell work. The loads, tests and cursor
-/// steps are four lanes wide and branch-free for up to four entries per range.
+/// move forward find them: `O(n + pairs)` with no per-cell work.
+///
+/// Two passes over small batches: the first only reads keys, moving the cursors and listing
+/// the first four entries of each range as candidates (four lanes at a time, no branch per
+/// range); the second tests the candidates' boxes, read from the entries (one lane vector
+/// per corner). With about one box per eight cells most ranges are empty, so this tests ~1.7
+/// candidates per entry where testing every range four lanes wide tests 20 lanes; and only
+/// the keys are copied out of the entries each frame (a box column cost more in memory
+/// traffic than it saved in loads, measured).
+///
+/// On a CPU with AVX2 the same code runs compiled for AVX2 (see [`avx2`]): the same operations
+/// in VEX encoding (three-operand forms, loads folded into other instructions), so the same
+/// pairs.
 #[inline(never)]
-fn dense_pairs(c: &Columns, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
-    let v = View::new(c);
+fn dense_pairs(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = avx2::Avx2::detect() {
+        return avx2::dense_pairs(cpu, c, n, dims, out);
+    }
+    dense_pairs_body(c, n, dims, out);
+}
+
+/// The body of [`dense_pairs`], instantiated for the build's own target features and for
+/// AVX2.
+#[inline(always)]
+fn dense_pairs_body(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
+    let keys = c.keys;
     let (py, pz) = ((dims[1] + 1) as i32, (dims[2] + 1) as i32);
     let plane = py * pz;
     // First keys of the four forward rows relative to the home key.
-    let (r1, r2, r3, r4) = (pz - 1, plane - pz - 1, plane - 1, plane + pz - 1);
-    let (mut c1, mut c2, mut c3, mut c4) = (0usize, 0usize, 0usize, 0usize);
+    let (d1, d2, d3, d4) = (pz - 1, plane - pz - 1, plane - 1, plane + pz - 1);
+    // Cursors (entry indices: below `u32::MAX`, as slots are `u32`).
+    let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
+    let mut cand = Candidates {
+        i: [0; CANDIDATES],
+        j: [0; CANDIDATES],
+    };
+    let mut w = 0;
+    let splat = wide::i32x4::splat;
+    let (r1, r2, r3, r4) = (
+        (d1, splat(d1)),
+        (d2, splat(d2)),
+        (d3, splat(d3)),
+        (d4, splat(d4)),
+    );
+    // An index loop: `i` is also a cursor value (measured: a few instructions per entry
+    // fewer than iterating the keys).
+    #[allow(clippy::needless_range_loop)]
     for i in 0..n {
-        let k = v.keys[i];
-        let a = Probe {
-            lo: [
-                R4::splat(v.lo[0][i]),
-                R4::splat(v.lo[1][i]),
-                R4::splat(v.lo[2][i]),
-            ],
-            hi: [
-                R4::splat(v.hi[0][i]),
-                R4::splat(v.hi[1][i]),
-                R4::splat(v.hi[2][i]),
-            ],
-        };
+        let k = keys[i];
+        let kv = splat(k);
+        let home = (k, kv, kv + splat(2));
+        let iv = (i, wide::u32x4::splat(i as u32));
         // The rest of the home cell and the next cell on z, then the four rows.
-        let f0 = test4(&v, i + 1, k + 1, &a);
-        advance(&v, &mut c1, k + r1);
-        let f1 = test4(&v, c1, k + r1 + 2, &a);
-        advance(&v, &mut c2, k + r2);
-        let f2 = test4(&v, c2, k + r2 + 2, &a);
-        advance(&v, &mut c3, k + r3);
-        let f3 = test4(&v, c3, k + r3 + 2, &a);
-        advance(&v, &mut c4, k + r4);
-        let f4 = test4(&v, c4, k + r4 + 2, &a);
-        // One rarely taken branch per entry (about one in ten has a pair here).
-        if (f0 | f1 | f2 | f3 | f4) != 0 {
-            let start = [i + 1, c1, c2, c3, c4];
-            let last = [k + 1, k + r1 + 2, k + r2 + 2, k + r3 + 2, k + r4 + 2];
-            emit(&v, i, start, last, [f0, f1, f2, f3, f4], out);
+        w = cand.range(c, w, iv, i + 1, (k + 1, kv + splat(1)), out);
+        w = cand.row(c, w, iv, &mut c1, home, r1, out);
+        w = cand.row(c, w, iv, &mut c2, home, r2, out);
+        w = cand.row(c, w, iv, &mut c3, home, r3, out);
+        w = cand.row(c, w, iv, &mut c4, home, r4, out);
+        if w > CANDIDATES - 20 {
+            cand.flush(w, c, out);
+            w = 0;
         }
+    }
+    cand.flush(w, c, out);
+}
+
+/// Runtime selection of AVX2 for the pair search and the re-keying, after the pattern of
+/// `batch/avx2.rs`: `dense_pairs_body` and `SortedGrid::rekey_body` (safe code, bounds
+/// checked) compiled a second time inside `#[target_feature(enable = "avx2")]` functions, so
+/// that LLVM encodes the same operations in VEX form (three operands, unaligned loads folded
+/// into other instructions).
+///
+/// Soundness: a `#[target_feature(enable = "avx2")]` function may only run on a CPU with AVX2.
+/// They are private to this module, and their only callers, the wrappers `avx2::dense_pairs`
+/// and `avx2::rekey`, take an `Avx2` token, which only `Avx2::detect` makes, after
+/// `is_x86_feature_detected!("avx2")` returned true. Only the instruction encoding changes: no
+/// fused multiply-add is enabled, and the code's products (`p * inv_cell`) and comparisons are
+/// the same IEEE operations in either encoding, so the answers are the portable ones bit for
+/// bit; the tests run both.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod avx2 {
+    use super::{DenseGeom, Entry, Sorted, SortedGrid};
+
+    #[cfg(test)]
+    thread_local! {
+        /// Tests only: when set, [`Avx2::detect`] answers `None` on this thread, so that the
+        /// portable builds run on a CPU with AVX2 too.
+        pub(super) static PORTABLE: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+
+    /// Proof that the running CPU has AVX2 (only [`Avx2::detect`] makes one).
+    #[derive(Debug, Clone, Copy)]
+    pub(super) struct Avx2(());
+
+    impl Avx2 {
+        /// The token, when the CPU has AVX2.
+        pub(super) fn detect() -> Option<Avx2> {
+            #[cfg(test)]
+            if PORTABLE.with(|p| p.get()) {
+                return None;
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                Some(Avx2(()))
+            } else {
+                None
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn dense_pairs_avx2(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
+        super::dense_pairs_body(c, n, dims, out);
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn rekey_avx2(grid: &mut SortedGrid, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
+        grid.rekey_body(moved, g)
+    }
+
+    /// The AVX2 build of [`SortedGrid::rekey_body`].
+    #[inline(never)]
+    pub(super) fn rekey(
+        _cpu: Avx2,
+        grid: &mut SortedGrid,
+        moved: &mut Vec<Entry>,
+        g: &DenseGeom,
+    ) -> bool {
+        // SAFETY: as in `dense_pairs` below.
+        unsafe { rekey_avx2(grid, moved, g) }
+    }
+
+    /// The AVX2 build of [`super::dense_pairs_body`].
+    #[inline(never)]
+    pub(super) fn dense_pairs(
+        _cpu: Avx2,
+        c: &Sorted<'_>,
+        n: usize,
+        dims: [i64; 3],
+        out: &mut Vec<u64>,
+    ) {
+        // SAFETY: `_cpu` exists only if `is_x86_feature_detected!("avx2")` returned true on
+        // this machine (see `Avx2::detect`), which is the one precondition of calling a
+        // function compiled with `#[target_feature(enable = "avx2")]`.
+        unsafe { dense_pairs_avx2(c, n, dims, out) }
     }
 }
 
@@ -738,8 +871,21 @@ impl SortedGrid {
     /// Refreshes the oversize list and the entries from the dirty proxies, moving the entries
     /// whose key changed (and new proxies) to `moved`. False when a home cell falls outside
     /// the layout.
+    ///
+    /// On a CPU with AVX2 the same code runs compiled for AVX2 (see [`avx2`]).
     #[inline(never)]
     fn rekey(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = avx2::Avx2::detect() {
+            return avx2::rekey(cpu, self, moved, g);
+        }
+        self.rekey_body(moved, g)
+    }
+
+    /// The body of [`Self::rekey`], instantiated for the build's own target features and for
+    /// AVX2.
+    #[inline(always)]
+    fn rekey_body(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
         // The oversize list, compacted in place.
         let mut w = 0;
         for r in 0..self.oversize.len() {
@@ -769,11 +915,14 @@ impl SortedGrid {
         self.oversize.truncate(w);
         // The new boxes of the listed entries, in a loop of its own: the loads from the slot
         // table are scattered, and a short loop body keeps many of them in flight. A removed
-        // proxy's entry gets the key `DEAD`.
+        // proxy's entry gets the key `DEAD`, a moved one the `LISTED` bit.
         for e in self.entries.iter_mut() {
             if self.listed[e.slot as usize] {
                 match self.proxies.at(e.slot) {
-                    Some(p) => e.aabb = p.aabb,
+                    Some(p) => {
+                        e.aabb = p.aabb;
+                        e.key |= LISTED;
+                    }
                     None => e.key = DEAD,
                 }
             }
@@ -784,11 +933,12 @@ impl SortedGrid {
         for r in 0..self.entries.len() {
             let mut e = self.entries[r];
             let slot = e.slot as usize;
-            if self.listed[slot] {
+            if e.key & LISTED != 0 {
                 if e.key == DEAD {
                     self.place[slot] = NOWHERE;
                     continue;
                 }
+                e.key &= !LISTED;
                 match g.classify(inv, &e.aabb) {
                     Class::Key(key) if key == e.key => {}
                     Class::Key(key) => {
@@ -845,18 +995,26 @@ impl SortedGrid {
             moved.sort_unstable_by_key(|e| e.key);
         }
         let entries = &mut self.entries;
-        let (mut i, mut j) = (entries.len(), moved.len());
-        entries.resize(i + j, empty_entry());
+        let mut i = entries.len();
+        entries.resize(i + moved.len(), empty_entry());
         let mut k = entries.len();
-        while j > 0 {
-            k -= 1;
-            if i > 0 && entries[i - 1].key > moved[j - 1].key {
-                entries[k] = entries[i - 1];
-                i -= 1;
-            } else {
-                entries[k] = moved[j - 1];
-                j -= 1;
+        // From the back: each moved entry goes after the kept entries of keys up to its own
+        // (the order a sequential merge gives), found by a galloping search back from the
+        // last kept entry not yet placed; the kept entries after it move as one block. Few keys
+        // change per frame, so the blocks are long and the searches short.
+        for m in moved.iter().rev() {
+            let mut step = 1;
+            while step <= i && entries[i - step].key > m.key {
+                step *= 2;
             }
+            // Keys in `entries[..i - step]` (if any) are at most `m.key`, those in
+            // `entries[i - step / 2..i]` above it.
+            let lo = i - step.min(i);
+            let p = lo + entries[lo..i - step / 2].partition_point(|e| e.key <= m.key);
+            entries.copy_within(p..i, k - (i - p));
+            k -= i - p + 1;
+            i = p;
+            entries[k] = *m;
         }
         self.columns.fill(entries);
     }
@@ -1136,7 +1294,11 @@ impl BroadPhase for SortedGrid {
         let entries = &self.entries;
         match self.layout {
             Layout::Dense { dims, .. } => {
-                dense_pairs(&self.columns, entries.len(), dims, &mut keys)
+                let c = Sorted {
+                    keys: &self.columns.keys,
+                    entries,
+                };
+                dense_pairs(&c, entries.len(), dims, &mut keys)
             }
             Layout::Hashed { mask } => self.hashed_pairs(mask, &mut keys),
         }
@@ -1231,6 +1393,10 @@ mod tests {
     /// force after every frame, queries also before the pair update.
     #[test]
     fn both_layouts_match_brute_force() {
+        both_layouts();
+    }
+
+    fn both_layouts() {
         use rand::{Rng, SeedableRng};
         for (seed, far) in [(5, None), (6, Some(1e9)), (7, Some(1e6))] {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -1299,6 +1465,56 @@ mod tests {
         }
     }
 
+    /// The pair search's portable build and its AVX2 build (where the CPU has it) give the
+    /// same pairs as brute force, on a scene large enough that the candidate list is flushed
+    /// many times, with crowded cells (long ranges) mixed in.
+    #[test]
+    fn pair_search_builds_agree() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut grid = SortedGrid::new(1.0).expect("valid");
+        let mut brute = BruteForce::new();
+        for u in 0..4000 {
+            let crowd = u % 10 == 0;
+            let spread: Real = if crowd { 1.5 } else { 8.0 };
+            let c: [Real; 3] = [0; 3].map(|_| rng.random_range(-spread..spread));
+            let h: [Real; 3] = [0; 3].map(|_| rng.random_range(0.05..0.5));
+            let bx = b(
+                [c[0] - h[0], c[1] - h[1], c[2] - h[2]],
+                [c[0] + h[0], c[1] + h[1], c[2] + h[2]],
+            );
+            grid.insert(bx, u);
+            brute.insert(bx, u);
+        }
+        let (mut p, mut q) = (Vec::new(), Vec::new());
+        grid.update_pairs(&mut p);
+        brute.update_pairs(&mut q);
+        assert_eq!(p, q);
+        let Layout::Dense { dims, .. } = grid.layout else {
+            panic!("dense layout expected");
+        };
+        let n = grid.entries.len();
+        let c = Sorted {
+            keys: &grid.columns.keys,
+            entries: &grid.entries,
+        };
+        let mut portable = Vec::new();
+        dense_pairs_body(&c, n, dims, &mut portable);
+        portable.sort_unstable();
+        assert_eq!(portable.len(), q.len());
+        let mut dispatched = Vec::new();
+        dense_pairs(&c, n, dims, &mut dispatched);
+        dispatched.sort_unstable();
+        assert_eq!(portable, dispatched);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = avx2::Avx2::detect() {
+            let mut wide = Vec::new();
+            avx2::dense_pairs(cpu, &c, n, dims, &mut wide);
+            wide.sort_unstable();
+            assert_eq!(portable, wide);
+        }
+    }
+
     /// Pairs and a few queries of `grid` against `brute` (same slots in both).
     fn assert_same(grid: &mut SortedGrid, brute: &mut BruteForce, what: &str) {
         let index = |v: &[(ProxyId, ProxyId)]| {
@@ -1336,6 +1552,20 @@ mod tests {
     /// growing oversize and shrinking back, identical boxes and boxes on cell boundaries.
     #[test]
     fn coherent_builds_match_brute_force_under_churn() {
+        churn();
+    }
+
+    /// The same with the portable builds of the search and the re-keying (which the dispatch
+    /// skips on a CPU with AVX2).
+    #[test]
+    fn portable_builds_match_brute_force_under_churn() {
+        #[cfg(target_arch = "x86_64")]
+        avx2::PORTABLE.with(|p| p.set(true));
+        churn();
+        both_layouts();
+    }
+
+    fn churn() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let mut grid = SortedGrid::new(1.0).expect("valid");
