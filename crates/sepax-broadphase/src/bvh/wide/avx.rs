@@ -9,9 +9,8 @@
 //! the feature. [`cast_ray`] takes an [`Avx`] token, which only [`Avx::detect`] makes, after
 //! `is_x86_feature_detected!("avx")` returned true. [`V256`] is private to this module and is
 //! only made and used by the traversal instantiated in [`cast_avx`], which runs only with that
-//! token; so every `unsafe` block here runs on a CPU with AVX. [`Avx::detect`] also checks SSE4.1,
-//! used to widen the node's byte codes. Loads and stores read or write exactly `WIDTH` elements
-//! of arrays of `WIDTH` elements (unaligned forms, no alignment
+//! token; so every `unsafe` block here runs on a CPU with AVX. Loads and stores read or write
+//! exactly `WIDTH` elements of arrays of `WIDTH` elements (unaligned forms, no alignment
 //! assumed). Each intrinsic is the same IEEE operation as the portable lane operation
 //! (`minps`/`maxps` rules, ordered comparisons false for NaN), no fused multiply-add is
 //! enabled, so the results equal the portable ones bit for bit; the tests run both.
@@ -25,7 +24,7 @@ use core::arch::x86_64 as arch;
 use sepax_shapes::math::Real;
 use sepax_shapes::Ray;
 
-/// Proof that the CPU has AVX and SSE4.1 (see the module's soundness note).
+/// Proof that the CPU has AVX (see the module's soundness note).
 #[derive(Clone, Copy)]
 pub(crate) struct Avx(());
 
@@ -33,11 +32,7 @@ impl Avx {
     /// The token, when the CPU has AVX (the detection is cached by `std`).
     #[inline]
     pub(crate) fn detect() -> Option<Avx> {
-        // `sse4.1` (for the byte widening of `V256::bytes`) is implied by `avx` in rustc's
-        // feature table and present on every AVX processor; checked anyway.
-        (std::arch::is_x86_feature_detected!("avx")
-            && std::arch::is_x86_feature_detected!("sse4.1"))
-        .then_some(Avx(()))
+        std::arch::is_x86_feature_detected!("avx").then_some(Avx(()))
     }
 }
 
@@ -73,29 +68,6 @@ impl RayVec for V256 {
     fn splat(x: Real) -> V256 {
         // SAFETY: AVX is present (module soundness note).
         V256(unsafe { avx!(_mm256_set1_ps, _mm256_set1_pd)(x) })
-    }
-    #[inline(always)]
-    fn bytes(q: &[u8; WIDTH]) -> V256 {
-        // SAFETY: AVX and SSE4.1 are present (module soundness note). Reads the `WIDTH` bytes
-        // of `q` (8 with `_mm_loadl_epi64`, 4 through `i32::from_ne_bytes`); the widening is
-        // zero-extension and the conversion of integers below 256 is exact.
-        #[cfg(not(feature = "f64"))]
-        unsafe {
-            let v = arch::_mm_loadl_epi64(q.as_ptr().cast::<arch::__m128i>());
-            let low = arch::_mm_cvtepu8_epi32(v);
-            let high = arch::_mm_cvtepu8_epi32(arch::_mm_srli_si128::<4>(v));
-            V256(arch::_mm256_cvtepi32_ps(arch::_mm256_set_m128i(high, low)))
-        }
-        #[cfg(feature = "f64")]
-        unsafe {
-            let v = arch::_mm_cvtsi32_si128(i32::from_ne_bytes(*q));
-            V256(arch::_mm256_cvtepi32_pd(arch::_mm_cvtepu8_epi32(v)))
-        }
-    }
-    #[inline(always)]
-    fn add(self, b: V256) -> V256 {
-        // SAFETY: AVX is present (module soundness note).
-        V256(unsafe { avx!(_mm256_add_ps, _mm256_add_pd)(self.0, b.0) })
     }
     #[inline(always)]
     fn sub(self, b: V256) -> V256 {
@@ -156,8 +128,8 @@ pub(crate) fn cast_ray(
 /// The traversal compiled with AVX enabled.
 ///
 /// # Safety
-/// The CPU must have AVX and SSE4.1.
-#[target_feature(enable = "avx,sse4.1")]
+/// The CPU must have AVX.
+#[target_feature(enable = "avx")]
 unsafe fn cast_avx(tree: &WideBvh, ray: &Ray, f: impl FnMut(u32, Real) -> RayStep) -> QueryStats {
     let lanes = RayLanes::<V256>::new(ray);
     if lanes.regular {

@@ -45,26 +45,16 @@ const PRIM: u32 = 1 << 31;
 /// A child slot with nothing in it (its lane is off in the node's mask).
 const EMPTY: u32 = u32::MAX;
 
-/// One node: the children's boxes, quantized (lane `j` for child `j`), and the children.
+/// One node: the children's boxes, lane `j` for child `j`, and the children.
 ///
-/// The bounds of lane `j` on axis `k` decode, with the same IEEE operations in the builder and
-/// in the traversals ([`WideNode::lower`], [`WideNode::upper`]), as
-/// `lo = base[k] + q[k][j] * step[k]` and `hi = base[k + 3] - q[k + 3][j] * step[k]`: the
-/// node's own box (`base`) moved inward by whole steps. The builder picks each `q` as the
-/// largest one whose decoded value is still `<= ` the child's min (`>=` its max); see
-/// `quantize_lo` for why the decoded box always contains the child's box and is finite.
-///
-/// Lanes of empty slots repeat lane 0's codes (a finite box) and are cleared by `mask`.
+/// Lanes of empty slots hold a copy of lane 0's box (finite, so the slab test never produces a
+/// NaN from them) and are cleared by `mask`.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(64))]
 pub(crate) struct WideNode {
-    /// Codes of `[min x, min y, min z, max x, max y, max z]`, one lane per child.
-    pub q: [[u8; WIDTH]; 6],
-    /// The node's box, `[min x, min y, min z, max x, max y, max z]`: the bases of the rows.
-    pub base: [Real; 6],
-    /// Per axis, the step of the codes (a power of two).
-    pub step: [Real; 3],
-    /// Node index, `PRIM | leaf slot`, or `EMPTY`.
+    /// `[min x, min y, min z, max x, max y, max z]`, one lane per child.
+    pub bounds: [[Real; WIDTH]; 6],
+    /// Node index, `PRIM | primitive index`, or `EMPTY`.
     pub children: [u32; WIDTH],
     /// Bit `j` set when slot `j` holds a child.
     pub mask: u32,
@@ -72,97 +62,18 @@ pub(crate) struct WideNode {
     pub prims: u32,
 }
 
-const _: () = assert!(core::mem::size_of::<WideNode>() == 128);
-
-/// The decoded lower bound of code `q` (the scalar twin of the traversals' lane arithmetic).
-#[inline(always)]
-fn decode_lo(base: Real, q: u8, step: Real) -> Real {
-    base + Real::from(q) * step
-}
-
-/// The decoded upper bound of code `q`.
-#[inline(always)]
-fn decode_hi(base: Real, q: u8, step: Real) -> Real {
-    base - Real::from(q) * step
-}
+const _: () = assert!(core::mem::size_of::<WideNode>() == 256);
 
 impl WideNode {
-    /// The decoded box of lane `j` (contains the child's exact box).
-    #[cfg(test)]
+    /// The box of lane `j`.
+    #[inline]
     pub(crate) fn lane_box(&self, j: usize) -> Aabb {
-        let lo = |k: usize| decode_lo(self.base[k], self.q[k][j], self.step[k]);
-        let hi = |k: usize| decode_hi(self.base[k + 3], self.q[k + 3][j], self.step[k]);
-        Aabb::new_unchecked(Point3::new(lo(0), lo(1), lo(2)), Point3::new(hi(0), hi(1), hi(2)))
+        let b = &self.bounds;
+        Aabb::new_unchecked(
+            Point3::new(b[0][j], b[1][j], b[2][j]),
+            Point3::new(b[3][j], b[4][j], b[5][j]),
+        )
     }
-}
-
-/// The largest code `q` whose decoded lower bound `base + q * step` is `<= v`.
-///
-/// Conservative by construction, whatever the rounding: the builder evaluates the very
-/// expression the traversals evaluate (one product, one sum, IEEE round to nearest, never fused:
-/// Rust does not contract, and the AVX path uses separate multiply and add instructions), and
-/// keeps a code only after checking its decoded value against `v`. A valid code always exists:
-/// `q = 0` decodes to `base` exactly (`base + 0`), the node's own min, which is `<=` every
-/// child's min. The decoded value is monotone in `q` (a rounded product and a rounded sum are
-/// monotone in their operand), so the valid codes are `0..=q*` and the two loops below find
-/// `q*` from any first guess. The chosen value lies in `[base, v]`: finite, so the slab tests
-/// never meet an infinite bound (the node's own box is finite: `Aabb` guarantees it). With
-/// `step` a power of two, `q * step` is exact unless it underflows or overflows, so the code is
-/// usually as tight as the grid allows.
-fn quantize_lo(v: Real, base: Real, step: Real) -> u8 {
-    let guess = ((v - base) / step).floor();
-    let mut q = if guess >= 255.0 {
-        255
-    } else if guess >= 0.0 {
-        guess as u8
-    } else {
-        0
-    };
-    while q > 0 && decode_lo(base, q, step) > v {
-        q -= 1;
-    }
-    while q < 255 && decode_lo(base, q + 1, step) <= v {
-        q += 1;
-    }
-    q
-}
-
-/// The largest code `q` whose decoded upper bound `base - q * step` is `>= v` (the mirror of
-/// [`quantize_lo`], with the node's max as `base`).
-fn quantize_hi(v: Real, base: Real, step: Real) -> u8 {
-    let guess = ((base - v) / step).floor();
-    let mut q = if guess >= 255.0 {
-        255
-    } else if guess >= 0.0 {
-        guess as u8
-    } else {
-        0
-    };
-    while q > 0 && decode_hi(base, q, step) < v {
-        q -= 1;
-    }
-    while q < 255 && decode_hi(base, q + 1, step) >= v {
-        q += 1;
-    }
-    q
-}
-
-/// The step of an axis of extent `w` (maybe `+inf` when the extent overflows): the least power
-/// of two with `255 * step >= w`, within the positive powers of two of `Real`; 1 for a flat axis.
-/// Any positive step would be correct (see [`quantize_lo`]); this one makes codes tight.
-fn grid_step(w: Real) -> Real {
-    let x = w / 255.0;
-    if x <= 0.0 {
-        return 1.0;
-    }
-    let mut s: Real = 1.0;
-    while s < x && (s * 2.0).is_finite() {
-        s *= 2.0;
-    }
-    while s * 0.5 >= x && s * 0.5 > 0.0 {
-        s *= 0.5;
-    }
-    s
 }
 
 /// A static wide (8 children in f32, 4 in f64) bounding volume hierarchy over a list of boxes (primitives), for fast ray
@@ -190,10 +101,6 @@ fn grid_step(w: Real) -> Real {
 pub struct WideBvh {
     /// The root is node 0 when there is at least one primitive.
     nodes: Vec<WideNode>,
-    /// The primitives' exact boxes by leaf slot (the traversals' exact tests read them).
-    leaves: Vec<Aabb>,
-    /// The primitives' indices in the build list, by leaf slot.
-    ids: Vec<u32>,
     len: usize,
     /// Whether ray casts may use AVX when the CPU has it (see [`WideBvh::set_avx`]); only read
     /// on x86-64.
@@ -205,8 +112,6 @@ impl Default for WideBvh {
     fn default() -> Self {
         WideBvh {
             nodes: Vec::new(),
-            leaves: Vec::new(),
-            ids: Vec::new(),
             len: 0,
             allow_avx: true,
         }
@@ -244,9 +149,7 @@ impl WideBvh {
             .enumerate()
             .map(|(i, b)| Item::new(i as u32, *b))
             .collect();
-        let mut nodes = Vec::with_capacity(boxes.len() / 4 + 1);
-        let mut leaves = Vec::with_capacity(boxes.len());
-        let mut ids = Vec::with_capacity(boxes.len());
+        let mut nodes = Vec::with_capacity(boxes.len() / 2 + 1);
         if !items.is_empty() {
             let root = Range {
                 start: 0,
@@ -260,16 +163,20 @@ impl WideBvh {
                 let (kids, count) = children_of(&mut items, range);
                 let mut n = placeholder();
                 n.mask = (1 << count) - 1;
-                quantize(&mut n, &kids[..count]);
+                for (j, k) in kids.iter().enumerate() {
+                    // Empty lanes repeat lane 0's box (see `WideNode`).
+                    let b = if j < count { k.aabb } else { kids[0].aabb };
+                    let (lo, hi) = (b.min(), b.max());
+                    for a in 0..3 {
+                        n.bounds[a][j] = lo[a];
+                        n.bounds[a + 3][j] = hi[a];
+                    }
+                }
                 let first_new = tasks.len();
                 for (j, k) in kids[..count].iter().enumerate() {
                     n.children[j] = if k.end - k.start == 1 {
                         n.prims |= 1 << j;
-                        // Leaf slots in build order: a node's primitives are adjacent.
-                        let slot = leaves.len() as u32;
-                        leaves.push(k.aabb);
-                        ids.push(items[k.start].node());
-                        PRIM | slot
+                        PRIM | items[k.start].node()
                     } else {
                         let idx = nodes.len() as u32;
                         nodes.push(placeholder());
@@ -284,8 +191,6 @@ impl WideBvh {
         }
         WideBvh {
             nodes,
-            leaves,
-            ids,
             len: boxes.len(),
             allow_avx: true,
         }
@@ -333,11 +238,9 @@ impl WideBvh {
         deepest
     }
 
-    /// Bytes of node and leaf memory.
+    /// Bytes of node memory.
     pub fn memory_bytes(&self) -> usize {
         self.nodes.len() * core::mem::size_of::<WideNode>()
-            + self.leaves.len() * core::mem::size_of::<Aabb>()
-            + self.ids.len() * core::mem::size_of::<u32>()
     }
 }
 
@@ -414,33 +317,9 @@ fn children_of(items: &mut [Item], range: Range) -> ([Range; WIDTH], usize) {
     (kids, count)
 }
 
-/// Fills `n`'s bases, steps and codes for the children `kids` (at least one): the base is the
-/// union of their boxes; empty lanes repeat lane 0's codes.
-fn quantize(n: &mut WideNode, kids: &[Range]) {
-    let mut node_box = kids[0].aabb;
-    for k in &kids[1..] {
-        node_box = node_box.merge(&k.aabb);
-    }
-    let (lo, hi) = (node_box.min(), node_box.max());
-    for a in 0..3 {
-        n.base[a] = lo[a];
-        n.base[a + 3] = hi[a];
-        // `hi - lo` may overflow to `+inf`: the step is then the largest power of two.
-        let step = grid_step(hi[a] - lo[a]);
-        n.step[a] = step;
-        for j in 0..WIDTH {
-            let b = kids.get(j).unwrap_or(&kids[0]).aabb;
-            n.q[a][j] = quantize_lo(b.min()[a], lo[a], step);
-            n.q[a + 3][j] = quantize_hi(b.max()[a], hi[a], step);
-        }
-    }
-}
-
 fn placeholder() -> WideNode {
     WideNode {
-        q: [[0; WIDTH]; 6],
-        base: [0.0; 6],
-        step: [1.0; 3],
+        bounds: [[0.0; WIDTH]; 6],
         children: [EMPTY; WIDTH],
         mask: 0,
         prims: 0,

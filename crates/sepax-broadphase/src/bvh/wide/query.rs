@@ -34,10 +34,6 @@ pub(crate) trait RayVec: Copy {
     fn load(a: &[Real; WIDTH]) -> Self;
     /// Every lane `x`.
     fn splat(x: Real) -> Self;
-    /// The lanes of a code row, converted exactly (`Real::from(q[j])`).
-    fn bytes(q: &[u8; WIDTH]) -> Self;
-    /// `self + b`.
-    fn add(self, b: Self) -> Self;
     /// `self - b`.
     fn sub(self, b: Self) -> Self;
     /// `self * b`.
@@ -60,18 +56,6 @@ impl RayVec for L {
     #[inline(always)]
     fn splat(x: Real) -> L {
         L::splat(x)
-    }
-    #[inline(always)]
-    fn bytes(q: &[u8; WIDTH]) -> L {
-        let mut a = [0.0 as Real; WIDTH];
-        for j in 0..WIDTH {
-            a[j] = Real::from(q[j]);
-        }
-        L::from(a)
-    }
-    #[inline(always)]
-    fn add(self, b: L) -> L {
-        self + b
     }
     #[inline(always)]
     fn sub(self, b: L) -> L {
@@ -101,35 +85,36 @@ impl RayVec for L {
 
 /// A ray prepared for slab tests of a node's [`WIDTH`] child boxes at once.
 ///
-/// Per axis `k` the distances to a lane's two planes are `t_lo = (lo - o_lo_k) * inv_k` and
-/// `t_hi = (hi - o_hi_k) * inv_k`, with `lo`, `hi` the lane's decoded bounds; the entry
-/// distance on the axis is `min(t_lo, t_hi)` and the exit distance `max(t_lo, t_hi)`.
+/// Per axis `k` the entry and exit distances of a lane are
+/// `t_near_k = (near plane - o_near_k) * inv_near_k` and `t_far_k = (far plane - o_far_k) *
+/// inv_far_k`, the near plane being the box's min on that axis when the direction is positive
+/// and its max otherwise (Williams et al. 2005: with the planes chosen by the sign, no per-lane
+/// min/max of the two slab distances is needed).
 ///
-/// - **Regular axis** (`1 / d_k` finite and non-zero): `o_lo = o_hi = origin_k`,
-///   `inv = 1 / d_k`. The difference of two finite coordinates is finite or infinite, its
-///   product with a finite non-zero `inv` is never NaN. As `lo <= hi` and rounding is monotone,
-///   `t_lo <= t_hi` when `inv > 0` and `t_lo >= t_hi` when `inv < 0`: the minimum is exactly the
-///   near plane's distance and the maximum the far plane's (the sign-picked planes of Williams
-///   et al. 2005, without picking).
+/// - **Regular axis** (`1 / d_k` finite and non-zero): `o = origin_k`, `inv = 1 / d_k`. The
+///   difference of two finite coordinates is finite or infinite, its product with a finite
+///   non-zero `inv` is never NaN.
 /// - **Zero axis** (`d_k == 0`): the ray stays in the slab `lo_k <= o_k <= hi_k` or never
 ///   enters it (the scalar rule of `Aabb::cast_ray`). The distances are made neutral
-///   (`o_lo = +inf`, `o_hi = -inf`, `inv = 1`: every finite bound gives `t_lo = -inf`,
-///   `t_hi = +inf`) and the slab membership is tested by two comparisons instead.
+///   (`o_near = +inf`, `o_far = -inf`, `inv = 1`: every finite plane gives `t_near_k = -inf`,
+///   `t_far_k = +inf`) and the slab membership is tested by two comparisons instead.
 /// - **Tiny axis** (`d_k != 0` but `1 / d_k` overflows): neutral distances and no slab test,
 ///   i.e. no constraint from that axis, which can only keep more boxes (the ray may still enter
 ///   a box outside the slab, at a huge distance).
 ///
 /// A unit direction has a component of at least `1/sqrt(3)`: one axis is always regular.
 pub(crate) struct RayLanes<V> {
-    o_lo: [V; 3],
-    o_hi: [V; 3],
+    /// Per axis, whether the near plane is the box's max (negative direction).
+    neg: [bool; 3],
+    o_near: [V; 3],
+    o_far: [V; 3],
     inv: [V; 3],
     /// The origin, for the slab membership test of zero axes.
     origin: [V; 3],
     /// The zero axes (`zero[..zeros]`).
     zero: [usize; 3],
     zeros: usize,
-    /// Whether all three axes are regular (`o_lo == o_hi == origin`, no zero axis): the
+    /// Whether all three axes are regular (`o_near == o_far == origin`, no zero axis): the
     /// common case, traversed by a variant with fewer live vectors.
     pub(crate) regular: bool,
     /// `1 - gamma(4)` and `1 + gamma(4)`.
@@ -142,8 +127,9 @@ impl<V: RayVec> RayLanes<V> {
     pub(crate) fn new(ray: &Ray) -> RayLanes<V> {
         let (o, d) = (ray.origin(), ray.direction());
         let mut r = RayLanes {
-            o_lo: [V::splat(Real::INFINITY); 3],
-            o_hi: [V::splat(Real::NEG_INFINITY); 3],
+            neg: [false; 3],
+            o_near: [V::splat(Real::INFINITY); 3],
+            o_far: [V::splat(Real::NEG_INFINITY); 3],
             inv: [V::splat(1.0); 3],
             origin: [V::splat(o.x), V::splat(o.y), V::splat(o.z)],
             zero: [0; 3],
@@ -161,8 +147,9 @@ impl<V: RayVec> RayLanes<V> {
             } else if !inv.is_finite() {
                 r.regular = false;
             } else {
-                r.o_lo[k] = V::splat(o[k]);
-                r.o_hi[k] = V::splat(o[k]);
+                r.neg[k] = d[k] < 0.0;
+                r.o_near[k] = V::splat(o[k]);
+                r.o_far[k] = V::splat(o[k]);
                 r.inv[k] = V::splat(inv);
             }
         }
@@ -173,34 +160,47 @@ impl<V: RayVec> RayLanes<V> {
     /// restricted to the node's children), with a lower bound of each lane's entry distance.
     ///
     /// Conservative: whenever `Aabb::cast_ray` reports a hit at `t <= clip` on a box inside
-    /// lane `j`'s decoded box (the child's exact box is inside it, see `WideNode`), bit `j` is
-    /// set and the bound is at most `t`. Each computed slab distance is within a relative
-    /// `gamma(3)` of the exact one (the subtraction, the rounded reciprocal, the product) and of
-    /// the scalar test's quotient, with the exact sign; the planes of a containing box give
-    /// distances that are no nearer for entry and no farther for exit (rounding is monotone),
-    /// so scaling the entry by `1 - gamma(4)` and the exit by `1 + gamma(4)` keeps the test
-    /// conservative, for the box itself and all boxes inside it. An entry that overflows to
-    /// `+inf` is clamped to `Real::MAX`, so that a ray of infinite length still reaches boxes at
-    /// distances beyond `Real::MAX` (which `Aabb::cast_ray` does not report, but whose children
-    /// may be nearer). The decoded bounds are finite (see `quantize_lo`), so no NaN arises.
+    /// lane `j`'s box, bit `j` is set and the bound is at most `t`. Each computed slab distance
+    /// is within a relative `gamma(3)` of the exact one (the subtraction, the rounded
+    /// reciprocal, the product) and of the scalar test's quotient, with the exact sign; the
+    /// planes of a containing box give distances that are no nearer for entry and no farther
+    /// for exit (rounding is monotone), so scaling the entry by `1 - gamma(4)` and the exit by
+    /// `1 + gamma(4)` keeps the test conservative, for the box itself and all boxes inside it.
+    /// An entry that overflows to `+inf` is clamped to `Real::MAX`, so that a ray of infinite
+    /// length still reaches boxes at distances beyond `Real::MAX` (which `Aabb::cast_ray` does
+    /// not report, but whose children may be nearer).
     ///
-    /// `REGULAR` must be `self.regular`: when true, `o_hi` is read as `o_lo` (they are equal)
+    /// `REGULAR` must be `self.regular`: when true, `o_far` is read as `o_near` (they are equal)
     /// and the zero-axis tests are skipped (there are none).
     #[inline(always)]
     fn test<const REGULAR: bool>(&self, n: &WideNode, clip: V) -> (u32, V) {
-        let o_hi = if REGULAR { &self.o_lo } else { &self.o_hi };
-        // The decoded bounds: the same operations as `decode_lo` / `decode_hi`.
-        let (lo0, lo1, lo2) = (lower::<V>(n, 0), lower::<V>(n, 1), lower::<V>(n, 2));
-        let (hi0, hi1, hi2) = (upper::<V>(n, 0), upper::<V>(n, 1), upper::<V>(n, 2));
-        let ta0 = lo0.sub(self.o_lo[0]).mul(self.inv[0]);
-        let tb0 = hi0.sub(o_hi[0]).mul(self.inv[0]);
-        let ta1 = lo1.sub(self.o_lo[1]).mul(self.inv[1]);
-        let tb1 = hi1.sub(o_hi[1]).mul(self.inv[1]);
-        let ta2 = lo2.sub(self.o_lo[2]).mul(self.inv[2]);
-        let tb2 = hi2.sub(o_hi[2]).mul(self.inv[2]);
+        let b = &n.bounds;
+        let o_far = if REGULAR { &self.o_near } else { &self.o_far };
+        // Constant row indices (no bounds checks), the sign picking the row.
+        let (near0, far0) = if self.neg[0] {
+            (&b[3], &b[0])
+        } else {
+            (&b[0], &b[3])
+        };
+        let (near1, far1) = if self.neg[1] {
+            (&b[4], &b[1])
+        } else {
+            (&b[1], &b[4])
+        };
+        let (near2, far2) = if self.neg[2] {
+            (&b[5], &b[2])
+        } else {
+            (&b[2], &b[5])
+        };
+        let tn0 = V::load(near0).sub(self.o_near[0]).mul(self.inv[0]);
+        let tn1 = V::load(near1).sub(self.o_near[1]).mul(self.inv[1]);
+        let tn2 = V::load(near2).sub(self.o_near[2]).mul(self.inv[2]);
+        let tf0 = V::load(far0).sub(o_far[0]).mul(self.inv[0]);
+        let tf1 = V::load(far1).sub(o_far[1]).mul(self.inv[1]);
+        let tf2 = V::load(far2).sub(o_far[2]).mul(self.inv[2]);
         // Never NaN (see the type's documentation), so the `minps`/`maxps` forms are exact.
-        let t_near = ta0.min(tb0).max(ta1.min(tb1)).max(ta2.min(tb2));
-        let t_far = ta0.max(tb0).min(ta1.max(tb1)).min(ta2.max(tb2));
+        let t_near = tn0.max(tn1).max(tn2);
+        let t_far = tf0.min(tf1).min(tf2);
         let t_near = t_near
             .mul(self.shrink)
             .max(V::splat(0.0))
@@ -210,28 +210,15 @@ impl<V: RayVec> RayLanes<V> {
         if REGULAR {
             return (mask, t_near);
         }
-        let (lo, hi) = ([lo0, lo1, lo2], [hi0, hi1, hi2]);
         for &k in &self.zero[..self.zeros] {
             let o = self.origin[k];
-            mask &= lo[k].le(o) & o.le(hi[k]);
+            mask &= V::load(&b[k]).le(o) & o.le(V::load(&b[k + 3]));
         }
         (mask, t_near)
     }
 }
 
-/// The decoded lower bounds of `n`'s lanes on axis `k` (`decode_lo` lane by lane).
-#[inline(always)]
-fn lower<V: RayVec>(n: &WideNode, k: usize) -> V {
-    V::splat(n.base[k]).add(V::bytes(&n.q[k]).mul(V::splat(n.step[k])))
-}
-
-/// The decoded upper bounds of `n`'s lanes on axis `k` (`decode_hi` lane by lane).
-#[inline(always)]
-fn upper<V: RayVec>(n: &WideNode, k: usize) -> V {
-    V::splat(n.base[k + 3]).sub(V::bytes(&n.q[k + 3]).mul(V::splat(n.step[k])))
-}
-
-/// Asks the processor to start loading the two cache lines of `node` (a hint: no effect on
+/// Asks the processor to start loading the four cache lines of `node` (a hint: no effect on
 /// results).
 #[inline(always)]
 fn prefetch(node: &WideNode) {
@@ -327,15 +314,14 @@ impl WideBvh {
                 let j = prims.trailing_zeros() as usize;
                 prims &= prims - 1;
                 stats.leaves_tested += 1;
-                let slot = (n.children[j] & !PRIM) as usize;
-                let Some(t) = self.leaves[slot].cast_ray(ray).map(|h| h.distance) else {
+                let Some(t) = n.lane_box(j).cast_ray(ray).map(|h| h.distance) else {
                     continue;
                 };
                 if t > clip {
                     continue;
                 }
                 stats.hits += 1;
-                match f(self.ids[slot], t) {
+                match f(n.children[j] & !PRIM, t) {
                     RayStep::Continue => {}
                     RayStep::Clip(c) => {
                         // A NaN compares false: no change.
@@ -443,12 +429,12 @@ impl WideBvh {
         while let Some(i) = stack.pop() {
             let n = &self.nodes[i as usize];
             stats.nodes_visited += 1;
-            // The decoded boxes (see `WideNode`), which contain the children's boxes.
-            let mut mask = n.mask;
-            for k in 0..3 {
-                let (lo, hi) = (lower::<L>(n, k), upper::<L>(n, k));
-                mask &= RayVec::le(lo, qhi[k]) & RayVec::le(qlo[k], hi);
+            let b = &n.bounds;
+            let mut hit = L::from(b[0]).simd_le(qhi[0]) & qlo[0].simd_le(L::from(b[3]));
+            for k in 1..3 {
+                hit = hit & L::from(b[k]).simd_le(qhi[k]) & qlo[k].simd_le(L::from(b[k + 3]));
             }
+            let mut mask = hit.to_bitmask() & n.mask;
             while mask != 0 {
                 let j = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
@@ -457,15 +443,9 @@ impl WideBvh {
                     stack.push(c);
                     continue;
                 }
-                // The exact test of the primitive's own box.
-                let slot = (c & !PRIM) as usize;
                 stats.leaves_tested += 1;
-                let (lo, hi) = (self.leaves[slot].min(), self.leaves[slot].max());
-                if !(0..3).all(|k| lo[k] <= aabb.max()[k] && aabb.min()[k] <= hi[k]) {
-                    continue;
-                }
                 stats.hits += 1;
-                if f(self.ids[slot]) == Visit::Stop {
+                if f(c & !PRIM) == Visit::Stop {
                     return stats;
                 }
             }
