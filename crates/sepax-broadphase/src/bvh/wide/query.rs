@@ -287,63 +287,50 @@ impl WideBvh {
         lanes: &RayLanes<V>,
         mut f: impl FnMut(u32, Real) -> RayStep,
     ) -> QueryStats {
-        let mut stats = QueryStats::default();
+        // Plain counters (not the returned struct, which the compiler keeps in memory).
+        let (mut visited, mut tested, mut hits) = (0usize, 0usize, 0usize);
         let mut clip = ray.max_distance();
+        let mut clip_v = V::splat(clip);
         let mut stack = SpillStack::<(u32, Real)>::new();
         let mut node = 0u32;
         'walk: loop {
             let n = &self.nodes[node as usize];
-            stats.nodes_visited += 1;
-            let (mask, t_near) = lanes.test::<REGULAR>(n, V::splat(clip));
+            visited += 1;
+            let (mask, t_near) = lanes.test::<REGULAR>(n, clip_v);
             let t_near = t_near.to_array();
             let mut inner = mask & !n.prims;
             let prims = mask & n.prims;
             // Child nodes, nearest first: the nearest is visited next, the others are pushed
             // farthest first, and their nodes are prefetched as they are pushed, so that the
             // cache misses of the later visits overlap with this one's work instead of queueing.
-            // Fast paths for one and two children.
-            let next = match inner.count_ones() {
-                0 => None,
-                1 => Some(inner.trailing_zeros() as usize),
-                2 => {
-                    let a = inner.trailing_zeros() as usize;
+            // A fast path for one child.
+            let next = if inner == 0 {
+                None
+            } else if inner & (inner - 1) == 0 {
+                Some(inner.trailing_zeros() as usize)
+            } else {
+                // Keys: the entry distance's bits (non-negative and never NaN, so ordered like
+                // the distances) with the lane in the lowest three bits, which makes ties within
+                // a few ulps go to either child: the order only guides the traversal, the
+                // pruning uses the exact `t_near`.
+                let mut keys = [0u64; WIDTH];
+                let mut count = 0;
+                while inner != 0 {
+                    let j = inner.trailing_zeros();
                     inner &= inner - 1;
-                    let b = inner.trailing_zeros() as usize;
-                    let (near, far) = if t_near[b] < t_near[a] {
-                        (b, a)
-                    } else {
-                        (a, b)
-                    };
-                    if t_near[far] <= clip {
-                        self.prefetch(n.children[far]);
-                        stack.push((n.children[far], t_near[far]));
-                    }
-                    Some(near)
+                    keys[count] = (u64::from(t_near[j as usize].to_bits()) & !7) | u64::from(j);
+                    count += 1;
                 }
-                _ => {
-                    // Keys: the entry distance's bits (non-negative and never NaN, so ordered
-                    // like the distances) with the lane in the lowest three bits, which makes
-                    // ties within a few ulps go to either child: the order only guides the
-                    // traversal, the pruning uses the exact `t_near`.
-                    let mut keys = [0u64; WIDTH];
-                    let mut count = 0;
-                    while inner != 0 {
-                        let j = inner.trailing_zeros();
-                        inner &= inner - 1;
-                        keys[count] = (u64::from(t_near[j as usize].to_bits()) & !7) | u64::from(j);
-                        count += 1;
+                let keys = &mut keys[..count];
+                sort_keys(keys);
+                for &k in keys[1..].iter().rev() {
+                    let j = (k & 7) as usize;
+                    if t_near[j] <= clip {
+                        self.prefetch(n.children[j]);
+                        stack.push((n.children[j], t_near[j]));
                     }
-                    let keys = &mut keys[..count];
-                    sort_keys(keys);
-                    for &k in keys[1..].iter().rev() {
-                        let j = (k & 7) as usize;
-                        if t_near[j] <= clip {
-                            self.prefetch(n.children[j]);
-                            stack.push((n.children[j], t_near[j]));
-                        }
-                    }
-                    Some((keys[0] & 7) as usize)
                 }
+                Some((keys[0] & 7) as usize)
             };
             // Primitives: the exact test, in lane order. The next node is prefetched first, so
             // that its load overlaps with the tests.
@@ -356,20 +343,21 @@ impl WideBvh {
             while prims != 0 {
                 let j = prims.trailing_zeros() as usize;
                 prims &= prims - 1;
-                stats.leaves_tested += 1;
+                tested += 1;
                 let Some(t) = n.lane_box(j).cast_ray(ray).map(|h| h.distance) else {
                     continue;
                 };
                 if t > clip {
                     continue;
                 }
-                stats.hits += 1;
+                hits += 1;
                 match f(n.children[j] & !PRIM, t) {
                     RayStep::Continue => {}
                     RayStep::Clip(c) => {
                         // A NaN compares false: no change.
                         if c < clip {
                             clip = c;
+                            clip_v = V::splat(clip);
                         }
                     }
                     RayStep::Stop => break 'walk,
@@ -392,7 +380,11 @@ impl WideBvh {
                 }
             }
         }
-        stats
+        QueryStats {
+            nodes_visited: visited,
+            leaves_tested: tested,
+            hits,
+        }
     }
 
     /// The nearest primitive the ray enters (least entry distance of [`Aabb::cast_ray`]; ties go
