@@ -178,7 +178,11 @@ impl<V: RayVec> RayLanes<V> {
         let o_far = if REGULAR { &self.o_near } else { &self.o_far };
         // Row indices `k + 3 * neg[k]` (near) and `k + 3 * !neg[k]` (far): at most 5, so no
         // bounds checks, and loop-invariant, so the compiler keeps them out of the loop.
-        let (n0, n1, n2) = (self.neg[0] as usize, self.neg[1] as usize, self.neg[2] as usize);
+        let (n0, n1, n2) = (
+            self.neg[0] as usize,
+            self.neg[1] as usize,
+            self.neg[2] as usize,
+        );
         let (near0, far0) = (&b[3 * n0], &b[3 - 3 * n0]);
         let (near1, far1) = (&b[1 + 3 * n1], &b[4 - 3 * n1]);
         let (near2, far2) = (&b[2 + 3 * n2], &b[5 - 3 * n2]);
