@@ -235,6 +235,15 @@ fn prefetch(node: &WideNode) {
     let _ = node;
 }
 
+/// The bits of a non-negative entry distance as an integer that orders like the distance.
+#[inline(always)]
+fn key_bits(t: Real) -> u64 {
+    #[cfg(not(feature = "f64"))]
+    return u64::from(t.to_bits());
+    #[cfg(feature = "f64")]
+    return t.to_bits();
+}
+
 /// Sorts up to [`WIDTH`] keys (insertion sort).
 #[inline(always)]
 fn sort_keys(keys: &mut [u64]) {
@@ -322,7 +331,7 @@ impl WideBvh {
                 while inner != 0 {
                     let j = inner.trailing_zeros();
                     inner &= inner - 1;
-                    keys[count] = (u64::from(t_near[j as usize].to_bits()) & !7) | u64::from(j);
+                    keys[count] = (key_bits(t_near[j as usize]) & !7) | u64::from(j);
                     count += 1;
                 }
                 let keys = &mut keys[..count];
