@@ -336,12 +336,12 @@ impl WideBvh {
                 }
                 let keys = &mut keys[..count];
                 sort_keys(keys);
+                // No clip check: every lane in `mask` has `t_near <= clip` (the test's
+                // `t_near <= min(t_far, clip)`), and `clip` has not changed since.
                 for &k in keys[1..].iter().rev() {
                     let j = (k & 7) as usize;
-                    if t_near[j] <= clip {
-                        self.prefetch(n.children[j]);
-                        stack.push((n.children[j], t_near[j]));
-                    }
+                    self.prefetch(n.children[j]);
+                    stack.push((n.children[j], t_near[j]));
                 }
                 Some((keys[0] & 7) as usize)
             };
