@@ -6,10 +6,14 @@
 //!   node = root
 //!   loop:
 //!     (mask, t_enter) = slab test of the node's child boxes, lanes entered at t <= clip
+//!     node lanes in mask: none, one (the next node), or several: sorted by t_enter
+//!       (integer keys), all but the nearest pushed farthest first and prefetched
 //!     for each primitive lane in mask: exact Aabb::cast_ray, report (may lower clip)
-//!     sort the node lanes in mask by t_enter; push all but the nearest, farthest first
-//!     node = the nearest, or pop until an entry with t_enter <= clip (end when empty)
+//!     node = the nearest if its t_enter <= clip, else pop until an entry with
+//!       t_enter <= clip (end when empty)
 //! ```
+//! The row loads of the slab test pick the near and far plane of each axis by index
+//! (`k + 3 * negative`), computed once per ray, instead of selecting rows per node.
 //! The stack is the inline-spilling one of the dynamic tree: nothing is ever dropped, however
 //! deep the tree.
 
@@ -321,6 +325,22 @@ impl WideBvh {
                 None
             } else if inner & (inner - 1) == 0 {
                 Some(inner.trailing_zeros() as usize)
+            } else if {
+                let rest = inner & (inner - 1);
+                rest & (rest - 1) == 0
+            } {
+                // Two children.
+                let a = inner.trailing_zeros() as usize;
+                let b = (inner & (inner - 1)).trailing_zeros() as usize;
+                let (near, far) = if t_near[b] < t_near[a] {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
+                // No clip check (see the case of more children below).
+                self.prefetch(n.children[far]);
+                stack.push((n.children[far], t_near[far]));
+                Some(near)
             } else {
                 // Keys: the entry distance's bits (non-negative and never NaN, so ordered like
                 // the distances) with the lane in the lowest three bits, which makes ties within
