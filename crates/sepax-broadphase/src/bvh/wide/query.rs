@@ -6,8 +6,9 @@
 //!   node = root
 //!   loop:
 //!     (mask, t_enter) = slab test of the node's child boxes, lanes entered at t <= clip
-//!     node lanes in mask: none, one (the next node), or several: sorted by t_enter
-//!       (integer keys), all but the nearest pushed farthest first and prefetched
+//!     node lanes in mask: none; one (the next node); two (the farther pushed); or more:
+//!       sorted by t_enter (integer keys), all but the nearest pushed farthest first;
+//!       pushed nodes are prefetched
 //!     for each primitive lane in mask: exact Aabb::cast_ray, report (may lower clip)
 //!     node = the nearest if its t_enter <= clip, else pop until an entry with
 //!       t_enter <= clip (end when empty)
