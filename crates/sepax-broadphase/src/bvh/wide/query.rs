@@ -240,6 +240,12 @@ fn prefetch(node: &WideNode) {
     let _ = node;
 }
 
+/// Whether `m` has at most one bit set.
+#[inline(always)]
+fn at_most_one_bit(m: u32) -> bool {
+    m & m.wrapping_sub(1) == 0
+}
+
 /// The bits of a non-negative entry distance as an integer that orders like the distance.
 #[inline(always)]
 fn key_bits(t: Real) -> u64 {
@@ -321,15 +327,12 @@ impl WideBvh {
             // Child nodes, nearest first: the nearest is visited next, the others are pushed
             // farthest first, and their nodes are prefetched as they are pushed, so that the
             // cache misses of the later visits overlap with this one's work instead of queueing.
-            // A fast path for one child.
+            // Fast paths for one and two children.
             let next = if inner == 0 {
                 None
             } else if inner & (inner - 1) == 0 {
                 Some(inner.trailing_zeros() as usize)
-            } else if {
-                let rest = inner & (inner - 1);
-                rest & (rest - 1) == 0
-            } {
+            } else if at_most_one_bit(inner & (inner - 1)) {
                 // Two children.
                 let a = inner.trailing_zeros() as usize;
                 let b = (inner & (inner - 1)).trailing_zeros() as usize;
