@@ -364,3 +364,35 @@ fn to_wide_uses_tight_boxes_and_handles() {
         check_ray(&tree, &tight, &r);
     }
 }
+
+/// Sibling subtrees entered at exactly the same distance (rays along shared faces of stacked
+/// boxes, duplicated boxes): the traversal orders children by approximate keys, ties broken by
+/// lane, and must still report exactly what brute force reports.
+#[test]
+fn children_entered_at_equal_distances() {
+    let mut boxes = Vec::new();
+    for i in 0..12 {
+        for j in 0..12 {
+            let (x, y) = (2.0 * i as Real, j as Real);
+            let b = aabb([x, y, 0.0], [x + 1.0, y + 1.0, 1.0]);
+            boxes.push(b);
+            if (i + j) % 3 == 0 {
+                boxes.push(b);
+            }
+        }
+    }
+    let tree = WideBvh::build(&boxes);
+    for j in 0..=12 {
+        for &(o, d) in &[
+            ([-3.0, j as Real, 0.5], [1.0, 0.0, 0.0]),
+            ([-3.0, j as Real, 0.0], [1.0, 0.0, 0.0]),
+            ([30.0, j as Real, 1.0], [-1.0, 0.0, 0.0]),
+            ([-3.0, j as Real, 0.5], [1.0, 1e-3, 0.0]),
+            ([-3.0, j as Real + 0.5, -2.0], [1.0, 0.0, 1.0]),
+        ] {
+            for max in [Real::INFINITY, 10.0, 2.5] {
+                check_ray(&tree, &boxes, &ray(o, d, max));
+            }
+        }
+    }
+}

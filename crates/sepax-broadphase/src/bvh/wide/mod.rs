@@ -10,7 +10,10 @@
 //! build), 4 in the f64 build (`wide::f64x4`); 256-byte nodes (four cache lines) in both. On the
 //! 100k-box ray benchmark 8-wide f32 nodes were faster than 4-wide ones (128 bytes) although
 //! they execute about 10% more instructions per ray: 14 instead of 20 nodes are visited, and the
-//! visits are a chain of dependent loads.
+//! visits are a chain of dependent loads. Quantized child boxes (8-bit codes relative to the
+//! node's box, 128-byte nodes) were tried and were slower on that benchmark: the decoding adds
+//! about 40 instructions per node, and with the tree in the last-level cache the cast is bound
+//! by instructions and branches more than by node loads (see `docs/benchmarks.md`).
 //!
 //! Build: top-down, reusing the binned-SAH split of the dynamic tree's rebuild
 //! (Wald 2007, "On fast construction of SAH-based bounding volume hierarchies"). A node's range

@@ -6,10 +6,15 @@
 //!   node = root
 //!   loop:
 //!     (mask, t_enter) = slab test of the node's child boxes, lanes entered at t <= clip
+//!     node lanes in mask: none; one (the next node); two (the farther pushed); or more:
+//!       sorted by t_enter (integer keys), all but the nearest pushed farthest first;
+//!       pushed nodes are prefetched
 //!     for each primitive lane in mask: exact Aabb::cast_ray, report (may lower clip)
-//!     sort the node lanes in mask by t_enter; push all but the nearest, farthest first
-//!     node = the nearest, or pop until an entry with t_enter <= clip (end when empty)
+//!     node = the nearest if its t_enter <= clip, else pop until an entry with
+//!       t_enter <= clip (end when empty)
 //! ```
+//! The row loads of the slab test pick the near and far plane of each axis by index
+//! (`k + 3 * negative`), computed once per ray, instead of selecting rows per node.
 //! The stack is the inline-spilling one of the dynamic tree: nothing is ever dropped, however
 //! deep the tree.
 
@@ -176,22 +181,16 @@ impl<V: RayVec> RayLanes<V> {
     fn test<const REGULAR: bool>(&self, n: &WideNode, clip: V) -> (u32, V) {
         let b = &n.bounds;
         let o_far = if REGULAR { &self.o_near } else { &self.o_far };
-        // Constant row indices (no bounds checks), the sign picking the row.
-        let (near0, far0) = if self.neg[0] {
-            (&b[3], &b[0])
-        } else {
-            (&b[0], &b[3])
-        };
-        let (near1, far1) = if self.neg[1] {
-            (&b[4], &b[1])
-        } else {
-            (&b[1], &b[4])
-        };
-        let (near2, far2) = if self.neg[2] {
-            (&b[5], &b[2])
-        } else {
-            (&b[2], &b[5])
-        };
+        // Row indices `k + 3 * neg[k]` (near) and `k + 3 * !neg[k]` (far): at most 5, so no
+        // bounds checks, and loop-invariant, so the compiler keeps them out of the loop.
+        let (n0, n1, n2) = (
+            self.neg[0] as usize,
+            self.neg[1] as usize,
+            self.neg[2] as usize,
+        );
+        let (near0, far0) = (&b[3 * n0], &b[3 - 3 * n0]);
+        let (near1, far1) = (&b[1 + 3 * n1], &b[4 - 3 * n1]);
+        let (near2, far2) = (&b[2 + 3 * n2], &b[5 - 3 * n2]);
         let tn0 = V::load(near0).sub(self.o_near[0]).mul(self.inv[0]);
         let tn1 = V::load(near1).sub(self.o_near[1]).mul(self.inv[1]);
         let tn2 = V::load(near2).sub(self.o_near[2]).mul(self.inv[2]);
@@ -241,19 +240,44 @@ fn prefetch(node: &WideNode) {
     let _ = node;
 }
 
-/// Sorts up to [`WIDTH`] `(lane, entry)` pairs by entry distance (insertion sort).
+/// Whether `m` has at most one bit set.
 #[inline(always)]
-fn sort_by_entry(kids: &mut [(usize, Real)]) {
-    for i in 1..kids.len() {
+fn at_most_one_bit(m: u32) -> bool {
+    m & m.wrapping_sub(1) == 0
+}
+
+/// The bits of a non-negative entry distance as an integer that orders like the distance.
+#[inline(always)]
+fn key_bits(t: Real) -> u64 {
+    #[cfg(not(feature = "f64"))]
+    return u64::from(t.to_bits());
+    #[cfg(feature = "f64")]
+    return t.to_bits();
+}
+
+/// Sorts up to [`WIDTH`] keys (insertion sort).
+#[inline(always)]
+fn sort_keys(keys: &mut [u64]) {
+    for i in 1..keys.len() {
+        let k = keys[i];
         let mut j = i;
-        while j > 0 && kids[j].1 < kids[j - 1].1 {
-            kids.swap(j, j - 1);
+        while j > 0 && k < keys[j - 1] {
+            keys[j] = keys[j - 1];
             j -= 1;
         }
+        keys[j] = k;
     }
 }
 
 impl WideBvh {
+    /// [`prefetch`] of node `i` (nothing when out of range).
+    #[inline(always)]
+    fn prefetch(&self, i: u32) {
+        if let Some(c) = self.nodes.get(i as usize) {
+            prefetch(c);
+        }
+    }
+
     /// Casts `ray` against the primitives, nearest subtree first. `f` receives each primitive
     /// (its index in the build list) that the ray enters at distance `t <= clip`, with `t` the
     /// entry distance of [`Aabb::cast_ray`] (0 when the origin is inside the box), where `clip`
@@ -287,89 +311,95 @@ impl WideBvh {
         lanes: &RayLanes<V>,
         mut f: impl FnMut(u32, Real) -> RayStep,
     ) -> QueryStats {
-        let mut stats = QueryStats::default();
+        // Plain counters (not the returned struct, which the compiler keeps in memory).
+        let (mut visited, mut tested, mut hits) = (0usize, 0usize, 0usize);
         let mut clip = ray.max_distance();
+        let mut clip_v = V::splat(clip);
         let mut stack = SpillStack::<(u32, Real)>::new();
         let mut node = 0u32;
         'walk: loop {
             let n = &self.nodes[node as usize];
-            stats.nodes_visited += 1;
-            let (mask, t_near) = lanes.test::<REGULAR>(n, V::splat(clip));
+            visited += 1;
+            let (mask, t_near) = lanes.test::<REGULAR>(n, clip_v);
             let t_near = t_near.to_array();
             let mut inner = mask & !n.prims;
-            // Start fetching every child node the ray enters now, before the exact tests of the
-            // primitives: the nearest is read next, the others when popped, and their cache
-            // misses overlap with the tests and with each other instead of queueing.
-            let mut ahead = inner;
-            while ahead != 0 {
-                let j = ahead.trailing_zeros() as usize;
-                ahead &= ahead - 1;
-                if let Some(c) = self.nodes.get(n.children[j] as usize) {
-                    prefetch(c);
+            let prims = mask & n.prims;
+            // Child nodes, nearest first: the nearest is visited next, the others are pushed
+            // farthest first, and their nodes are prefetched as they are pushed, so that the
+            // cache misses of the later visits overlap with this one's work instead of queueing.
+            // Fast paths for one and two children.
+            let next = if inner == 0 {
+                None
+            } else if inner & (inner - 1) == 0 {
+                Some(inner.trailing_zeros() as usize)
+            } else if at_most_one_bit(inner & (inner - 1)) {
+                // Two children.
+                let a = inner.trailing_zeros() as usize;
+                let b = (inner & (inner - 1)).trailing_zeros() as usize;
+                let (near, far) = if t_near[b] < t_near[a] {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
+                // No clip check (see the case of more children below).
+                self.prefetch(n.children[far]);
+                stack.push((n.children[far], t_near[far]));
+                Some(near)
+            } else {
+                // Keys: the entry distance's bits (non-negative and never NaN, so ordered like
+                // the distances) with the lane in the lowest three bits, which makes ties within
+                // a few ulps go to either child: the order only guides the traversal, the
+                // pruning uses the exact `t_near`.
+                let mut keys = [0u64; WIDTH];
+                let mut count = 0;
+                while inner != 0 {
+                    let j = inner.trailing_zeros();
+                    inner &= inner - 1;
+                    keys[count] = (key_bits(t_near[j as usize]) & !7) | u64::from(j);
+                    count += 1;
+                }
+                let keys = &mut keys[..count];
+                sort_keys(keys);
+                // No clip check: every lane in `mask` has `t_near <= clip` (the test's
+                // `t_near <= min(t_far, clip)`), and `clip` has not changed since.
+                for &k in keys[1..].iter().rev() {
+                    let j = (k & 7) as usize;
+                    self.prefetch(n.children[j]);
+                    stack.push((n.children[j], t_near[j]));
+                }
+                Some((keys[0] & 7) as usize)
+            };
+            // Primitives: the exact test, in lane order. The next node is prefetched first, so
+            // that its load overlaps with the tests.
+            if prims != 0 {
+                if let Some(j) = next {
+                    self.prefetch(n.children[j]);
                 }
             }
-            // Primitives: the exact test, in lane order.
-            let mut prims = mask & n.prims;
+            let mut prims = prims;
             while prims != 0 {
                 let j = prims.trailing_zeros() as usize;
                 prims &= prims - 1;
-                stats.leaves_tested += 1;
+                tested += 1;
                 let Some(t) = n.lane_box(j).cast_ray(ray).map(|h| h.distance) else {
                     continue;
                 };
                 if t > clip {
                     continue;
                 }
-                stats.hits += 1;
+                hits += 1;
                 match f(n.children[j] & !PRIM, t) {
                     RayStep::Continue => {}
                     RayStep::Clip(c) => {
                         // A NaN compares false: no change.
                         if c < clip {
                             clip = c;
+                            clip_v = V::splat(clip);
                         }
                     }
                     RayStep::Stop => break 'walk,
                 }
             }
-            // Child nodes, nearest first: the nearest is visited next, the others are pushed
-            // farthest first. Fast paths for one and two children.
-            let next = match inner.count_ones() {
-                0 => None,
-                1 => Some(inner.trailing_zeros() as usize),
-                2 => {
-                    let a = inner.trailing_zeros() as usize;
-                    inner &= inner - 1;
-                    let b = inner.trailing_zeros() as usize;
-                    let (near, far) = if t_near[b] < t_near[a] {
-                        (b, a)
-                    } else {
-                        (a, b)
-                    };
-                    if t_near[far] <= clip {
-                        stack.push((n.children[far], t_near[far]));
-                    }
-                    Some(near)
-                }
-                _ => {
-                    let mut kids = [(0usize, 0.0 as Real); WIDTH];
-                    let mut count = 0;
-                    while inner != 0 {
-                        let j = inner.trailing_zeros() as usize;
-                        inner &= inner - 1;
-                        kids[count] = (j, t_near[j]);
-                        count += 1;
-                    }
-                    let kids = &mut kids[..count];
-                    sort_by_entry(kids);
-                    for &(j, t) in kids[1..].iter().rev() {
-                        if t <= clip {
-                            stack.push((n.children[j], t));
-                        }
-                    }
-                    Some(kids[0].0)
-                }
-            };
             if let Some(j) = next {
                 if t_near[j] <= clip {
                     node = n.children[j];
@@ -387,7 +417,11 @@ impl WideBvh {
                 }
             }
         }
-        stats
+        QueryStats {
+            nodes_visited: visited,
+            leaves_tested: tested,
+            hits,
+        }
     }
 
     /// The nearest primitive the ray enters (least entry distance of [`Aabb::cast_ray`]; ties go
