@@ -631,19 +631,6 @@ impl Poly {
             len: 0,
         }
     }
-
-    #[inline(always)]
-    fn push(&mut self, x: Real, y: Real, z: Real, id: u32, edge: u8) {
-        let k = self.len;
-        if k < 8 {
-            self.x[k] = x;
-            self.y[k] = y;
-            self.z[k] = z;
-            self.id[k] = id;
-            self.edge[k] = edge;
-            self.len = k + 1;
-        }
-    }
 }
 
 // Feature-id layout: bits 0..3 reference face (axis * 2 + positive side), bit 3 reference box is
@@ -698,7 +685,7 @@ fn clip<const Y: bool>(
         (&input.x, &input.y)
     };
     let cz = &input.z;
-    out.len = 0;
+    let mut len = 0usize;
     let on_plane = limit * sign;
     for idx in 0..n {
         let nx = idx + 1;
@@ -708,34 +695,66 @@ fn clip<const Y: bool>(
         let (id, edge) = (input.id[idx], input.edge[idx]);
         if dc == 0.0 && dn > 0.0 {
             // On the plane and leaving: the polygon runs along the plane from here.
-            push_uw::<Y>(out, uc, cw[idx], cz[idx], id, plane);
+            push_uw::<Y>(out, &mut len, uc, cw[idx], cz[idx], id, plane);
         } else if dc <= 0.0 {
-            push_uw::<Y>(out, uc, cw[idx], cz[idx], id, edge);
+            push_uw::<Y>(out, &mut len, uc, cw[idx], cz[idx], id, edge);
             if dn > 0.0 {
                 // Leaving: the crossing point, then the polygon runs along the plane.
                 let s = dc / (dc - dn);
                 let w = cw[idx] + (cw[nx] - cw[idx]) * s;
                 let z = cz[idx] + (cz[nx] - cz[idx]) * s;
-                push_uw::<Y>(out, on_plane, w, z, crossing_code(edge, plane), plane);
+                push_uw::<Y>(
+                    out,
+                    &mut len,
+                    on_plane,
+                    w,
+                    z,
+                    crossing_code(edge, plane),
+                    plane,
+                );
             }
         } else if dn < 0.0 {
             // Entering: the crossing point keeps the edge it lies on.
             let s = dc / (dc - dn);
             let w = cw[idx] + (cw[nx] - cw[idx]) * s;
             let z = cz[idx] + (cz[nx] - cz[idx]) * s;
-            push_uw::<Y>(out, on_plane, w, z, crossing_code(edge, plane), edge);
+            push_uw::<Y>(
+                out,
+                &mut len,
+                on_plane,
+                w,
+                z,
+                crossing_code(edge, plane),
+                edge,
+            );
         }
     }
+    out.len = len;
     true
 }
 
 /// Pushes the point with clip coordinate `u` and other side coordinate `w` (see [`clip`]).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn push_uw<const Y: bool>(out: &mut Poly, u: Real, w: Real, z: Real, id: u32, edge: u8) {
-    if Y {
-        out.push(w, u, z, id, edge);
-    } else {
-        out.push(u, w, z, id, edge);
+fn push_uw<const Y: bool>(
+    out: &mut Poly,
+    len: &mut usize,
+    u: Real,
+    w: Real,
+    z: Real,
+    id: u32,
+    edge: u8,
+) {
+    // The length stays in a register during a pass (`out.len` is written once at its end).
+    let k = *len;
+    if k < 8 {
+        let (x, y) = if Y { (w, u) } else { (u, w) };
+        out.x[k] = x;
+        out.y[k] = y;
+        out.z[k] = z;
+        out.id[k] = id;
+        out.edge[k] = edge;
+        *len = k + 1;
     }
 }
 
