@@ -70,6 +70,16 @@ impl V4 {
     pub(crate) fn lt_mask(self, o: V4) -> u32 {
         self.0.simd_lt(o.0).to_bitmask()
     }
+    /// Bit `k` set where lane `k` of `self > o`.
+    #[inline(always)]
+    pub(crate) fn gt_mask(self, o: V4) -> u32 {
+        self.0.simd_gt(o.0).to_bitmask()
+    }
+    /// Bit `k` set where lane `k` of `self <= o`.
+    #[inline(always)]
+    pub(crate) fn le_mask(self, o: V4) -> u32 {
+        self.0.simd_le(o.0).to_bitmask()
+    }
     /// Bit `k` set where lane `k` of `self >= o`.
     #[inline(always)]
     pub(crate) fn ge_mask(self, o: V4) -> u32 {
