@@ -910,9 +910,10 @@ impl Lines {
 /// codes are those of the four [`clip`] passes, bit for bit. Returns `false` (and the caller
 /// runs the passes) in the degenerate cases where the step's special cases would apply: a
 /// signed distance that is zero or NaN, or a pass that does not cut one run of the polygon.
+/// The points deeper than `-margin` (depth `hf - z`) are kept, as in [`depth_filter`].
 // Out of line: it runs in under half of the calls, and inlined it costs more instructions.
 #[inline(never)]
-fn clip_lines(quad: &Poly, lx: Real, ly: Real, out: &mut Poly) -> bool {
+fn clip_lines(quad: &Poly, lx: Real, ly: Real, hf: Real, margin: Real, out: &mut Poly) -> bool {
     let mut l = Lines {
         st: [[0.0; 8]; 3],
         en: [[0.0; 8]; 3],
@@ -950,19 +951,21 @@ fn clip_lines(quad: &Poly, lx: Real, ly: Real, out: &mut Poly) -> bool {
         }
         Cut::Degenerate => return false,
     }
-    // The polygon from its first point.
+    // The polygon from its first point, its points deeper than `-margin` kept.
     let mut k = l.first;
-    let mut n = 0;
+    let (mut n, mut count) = (0, 0);
     let mut seen = 0u32;
     loop {
+        let z = l.st[2][k];
         out.x[n] = l.st[0][k];
         out.y[n] = l.st[1][k];
-        out.z[n] = l.st[2][k];
+        out.z[n] = z;
         out.id[n] = l.id[k];
+        n += usize::from(hf - z >= -margin);
         seen |= 1 << k;
-        n += 1;
+        count += 1;
         k = l.next[k] as usize;
-        if k == l.first || n == 8 {
+        if k == l.first || count == 8 {
             break;
         }
     }
@@ -975,10 +978,18 @@ fn clip_lines(quad: &Poly, lx: Real, ly: Real, out: &mut Poly) -> bool {
 }
 
 /// The incident quad clipped by the four passes of [`clip`] (the degenerate cases of
-/// [`clip_lines`]); returns the polygon, which is in `quad` or `spare`.
+/// [`clip_lines`]), then its points deeper than `-margin` (depth `hf - z`); returns the
+/// polygon, which is in `quad` or `spare`.
 #[inline(never)]
 #[cold]
-fn clip_passes<'p>(quad: &'p mut Poly, spare: &'p mut Poly, lx: Real, ly: Real) -> &'p mut Poly {
+fn clip_passes<'p>(
+    quad: &'p mut Poly,
+    spare: &'p mut Poly,
+    lx: Real,
+    ly: Real,
+    hf: Real,
+    margin: Real,
+) -> &'p mut Poly {
     let (mut cur, mut other) = (quad, spare);
     if clip::<false>(cur, other, 1.0, lx, 4) {
         core::mem::swap(&mut cur, &mut other);
@@ -992,7 +1003,23 @@ fn clip_passes<'p>(quad: &'p mut Poly, spare: &'p mut Poly, lx: Real, ly: Real) 
     if clip::<true>(cur, other, -1.0, ly, 7) {
         core::mem::swap(&mut cur, &mut other);
     }
+    depth_filter(cur, hf, margin);
     cur
+}
+
+/// Keeps the points of `poly` deeper than `-margin` (depth `hf - z`), in order.
+#[inline(always)]
+fn depth_filter(poly: &mut Poly, hf: Real, margin: Real) {
+    let mut w = 0;
+    for m in 0..poly.len.min(8) {
+        // Branch-free compaction (`w <= m`).
+        poly.x[w] = poly.x[m];
+        poly.y[w] = poly.y[m];
+        poly.z[w] = poly.z[m];
+        poly.id[w] = poly.id[m];
+        w += usize::from(hf - poly.z[m] >= -margin);
+    }
+    poly.len = w;
 }
 
 /// A face contact in the reference box's frame. `ti`, `ri[c]`, `hi`: the incident box's centre,
@@ -1062,29 +1089,21 @@ fn face_contact(
     let xs = V4::new(quad.x[0], quad.x[1], quad.x[2], quad.x[3]).abs();
     let ys = V4::new(quad.y[0], quad.y[1], quad.y[2], quad.y[3]).abs();
     let inside = V4::splat(lx).ge_mask(xs) & V4::splat(ly).ge_mask(ys);
+    // Points deeper than -margin (a point's depth is `h_f - z`) are kept.
+    let hf = hr[f];
     let mut spare;
     let poly = if inside == 0b1111 {
+        depth_filter(&mut quad, hf, margin);
         &mut quad
     } else {
         spare = Poly::empty();
-        if clip_lines(&quad, lx, ly, &mut spare) {
+        if clip_lines(&quad, lx, ly, hf, margin, &mut spare) {
             &mut spare
         } else {
-            clip_passes(&mut quad, &mut spare, lx, ly)
+            clip_passes(&mut quad, &mut spare, lx, ly, hf, margin)
         }
     };
-    // Points deeper than -margin (a point's depth is `h_f - z`), compacted in place.
-    let hf = hr[f];
-    let mut w = 0;
-    for m in 0..poly.len.min(8) {
-        // Branch-free compaction (`w <= m`).
-        poly.x[w] = poly.x[m];
-        poly.y[w] = poly.y[m];
-        poly.z[w] = poly.z[m];
-        poly.id[w] = poly.id[m];
-        w += usize::from(hf - poly.z[m] >= -margin);
-    }
-    poly.len = w;
+    let w = poly.len;
     if w > 4 {
         reduce(poly, hf);
     }
@@ -1552,9 +1571,9 @@ mod tests {
                 _ => {}
             }
             let mut lines = Poly::empty();
-            let ok = clip_lines(&quad, lx, ly, &mut lines);
+            let ok = clip_lines(&quad, lx, ly, 0.0, Real::INFINITY, &mut lines);
             let (mut q2, mut spare) = (quad, Poly::empty());
-            let passes = clip_passes(&mut q2, &mut spare, lx, ly);
+            let passes = clip_passes(&mut q2, &mut spare, lx, ly, 0.0, Real::INFINITY);
             total += 1;
             if !ok {
                 continue;
