@@ -929,9 +929,11 @@ fn clip_lines(quad: &Poly, lx: Real, ly: Real, hf: Real, margin: Real, out: &mut
             1 => &quad.y,
             _ => &quad.z,
         };
-        l.st[c][..4].copy_from_slice(&q[..4]);
-        l.en[c][..3].copy_from_slice(&q[1..4]);
-        l.en[c][3] = q[0];
+        // Whole-lane stores (the passes read these lanes back at once: a load that spans
+        // several narrower stores waits for them instead of taking the data forwarded).
+        let v = V4::new(q[0], q[1], q[2], q[3]);
+        l.st[c][..4].copy_from_slice(&v.lanes());
+        l.en[c][..4].copy_from_slice(&v.rot_left4().lanes());
     }
     l.id[..4].copy_from_slice(&quad.id[..4]);
     let mut cut = l.pass::<0>(lx, ly);
