@@ -41,8 +41,14 @@
 //! ([`crate::sat::fast`], doubled), could put it below the chosen face's depth: such axes are
 //! deep (the resting case: the two vertical axes), and the skip leaves every result unchanged.
 //! The incident face is clipped in the reference face's coordinates `(f1, f2)` with the normal
-//! coordinate carried alongside, in fixed arrays, and a quad inside all four side planes (the
-//! common case) skips the clipping; only the kept points go back to world space, with the
+//! coordinate carried alongside, in fixed arrays, and a quad inside all four side planes skips
+//! the clipping. Otherwise the four Sutherland–Hodgman passes are computed per line rather than
+//! per point: each of the polygon's lines (the quad's edges, then the side segments the passes
+//! add) keeps the segment it has left, a pass compares all lines at once (lanes) and splices one
+//! side segment between the one leaving and the one entering line, and the polygon is walked
+//! once at the end; the crossings use the passes' arithmetic on the same segments, so points,
+//! order and feature ids are theirs bit for bit (degenerate cases, a point exactly on a side
+//! plane, run the passes themselves). Only the kept points go back to world space, with the
 //! reference box's own axes. An OBB is read in place (`LeanBox`), not copied into a
 //! [`BoxFrame`] whose zero low parts would cost additions LLVM cannot fold.
 
