@@ -53,6 +53,12 @@ impl V4 {
             m
         }
     }
+    /// Lane `k` takes lane `(k + 1) % 4`.
+    #[inline(always)]
+    pub(crate) fn rot_left4(self) -> V4 {
+        let [x, y, z, w] = self.lanes();
+        V4::new(y, z, w, x)
+    }
     /// Lane `k` takes lane `(k + 1) % 3` (lane 3 kept).
     #[inline(always)]
     pub(crate) fn rot1(self) -> V4 {
@@ -69,6 +75,16 @@ impl V4 {
     #[inline(always)]
     pub(crate) fn lt_mask(self, o: V4) -> u32 {
         self.0.simd_lt(o.0).to_bitmask()
+    }
+    /// Bit `k` set where lane `k` of `self > o`.
+    #[inline(always)]
+    pub(crate) fn gt_mask(self, o: V4) -> u32 {
+        self.0.simd_gt(o.0).to_bitmask()
+    }
+    /// Bit `k` set where lane `k` of `self <= o`.
+    #[inline(always)]
+    pub(crate) fn le_mask(self, o: V4) -> u32 {
+        self.0.simd_le(o.0).to_bitmask()
     }
     /// Bit `k` set where lane `k` of `self >= o`.
     #[inline(always)]

@@ -41,8 +41,14 @@
 //! ([`crate::sat::fast`], doubled), could put it below the chosen face's depth: such axes are
 //! deep (the resting case: the two vertical axes), and the skip leaves every result unchanged.
 //! The incident face is clipped in the reference face's coordinates `(f1, f2)` with the normal
-//! coordinate carried alongside, in fixed arrays, and a quad inside all four side planes (the
-//! common case) skips the clipping; only the kept points go back to world space, with the
+//! coordinate carried alongside, in fixed arrays, and a quad inside all four side planes skips
+//! the clipping. Otherwise the four Sutherland–Hodgman passes are computed per line rather than
+//! per point: each of the polygon's lines (the quad's edges, then the side segments the passes
+//! add) keeps the segment it has left, a pass compares all lines at once (lanes) and splices one
+//! side segment between the one leaving and the one entering line, and the polygon is walked
+//! once at the end; the crossings use the passes' arithmetic on the same segments, so points,
+//! order and feature ids are theirs bit for bit (degenerate cases, a point exactly on a side
+//! plane, run the passes themselves). Only the kept points go back to world space, with the
 //! reference box's own axes. An OBB is read in place (`LeanBox`), not copied into a
 //! [`BoxFrame`] whose zero low parts would cost additions LLVM cannot fold.
 
@@ -631,19 +637,6 @@ impl Poly {
             len: 0,
         }
     }
-
-    #[inline(always)]
-    fn push(&mut self, x: Real, y: Real, z: Real, id: u32, edge: u8) {
-        let k = self.len;
-        if k < 8 {
-            self.x[k] = x;
-            self.y[k] = y;
-            self.z[k] = z;
-            self.id[k] = id;
-            self.edge[k] = edge;
-            self.len = k + 1;
-        }
-    }
 }
 
 // Feature-id layout: bits 0..3 reference face (axis * 2 + positive side), bit 3 reference box is
@@ -698,7 +691,7 @@ fn clip<const Y: bool>(
         (&input.x, &input.y)
     };
     let cz = &input.z;
-    out.len = 0;
+    let mut len = 0usize;
     let on_plane = limit * sign;
     for idx in 0..n {
         let nx = idx + 1;
@@ -708,35 +701,334 @@ fn clip<const Y: bool>(
         let (id, edge) = (input.id[idx], input.edge[idx]);
         if dc == 0.0 && dn > 0.0 {
             // On the plane and leaving: the polygon runs along the plane from here.
-            push_uw::<Y>(out, uc, cw[idx], cz[idx], id, plane);
+            push_uw::<Y>(out, &mut len, uc, cw[idx], cz[idx], id, plane);
         } else if dc <= 0.0 {
-            push_uw::<Y>(out, uc, cw[idx], cz[idx], id, edge);
+            push_uw::<Y>(out, &mut len, uc, cw[idx], cz[idx], id, edge);
             if dn > 0.0 {
                 // Leaving: the crossing point, then the polygon runs along the plane.
                 let s = dc / (dc - dn);
                 let w = cw[idx] + (cw[nx] - cw[idx]) * s;
                 let z = cz[idx] + (cz[nx] - cz[idx]) * s;
-                push_uw::<Y>(out, on_plane, w, z, crossing_code(edge, plane), plane);
+                push_uw::<Y>(
+                    out,
+                    &mut len,
+                    on_plane,
+                    w,
+                    z,
+                    crossing_code(edge, plane),
+                    plane,
+                );
             }
         } else if dn < 0.0 {
             // Entering: the crossing point keeps the edge it lies on.
             let s = dc / (dc - dn);
             let w = cw[idx] + (cw[nx] - cw[idx]) * s;
             let z = cz[idx] + (cz[nx] - cz[idx]) * s;
-            push_uw::<Y>(out, on_plane, w, z, crossing_code(edge, plane), edge);
+            push_uw::<Y>(
+                out,
+                &mut len,
+                on_plane,
+                w,
+                z,
+                crossing_code(edge, plane),
+                edge,
+            );
         }
     }
+    out.len = len;
     true
 }
 
 /// Pushes the point with clip coordinate `u` and other side coordinate `w` (see [`clip`]).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn push_uw<const Y: bool>(out: &mut Poly, u: Real, w: Real, z: Real, id: u32, edge: u8) {
-    if Y {
-        out.push(w, u, z, id, edge);
-    } else {
-        out.push(u, w, z, id, edge);
+fn push_uw<const Y: bool>(
+    out: &mut Poly,
+    len: &mut usize,
+    u: Real,
+    w: Real,
+    z: Real,
+    id: u32,
+    edge: u8,
+) {
+    // The length stays in a register during a pass (`out.len` is written once at its end).
+    let k = *len;
+    if k < 8 {
+        let (x, y) = if Y { (w, u) } else { (u, w) };
+        out.x[k] = x;
+        out.y[k] = y;
+        out.z[k] = z;
+        out.id[k] = id;
+        out.edge[k] = edge;
+        *len = k + 1;
     }
+}
+
+/// The lines of a polygon being clipped by [`clip_lines`]: the quad's edges `0..4` and the
+/// side segments `4..8` (the label of the side plane), each with the segment it has left.
+struct Lines {
+    /// Starts and ends of the segments, per coordinate (`x`, `y`, `z`), per line.
+    st: [[Real; 8]; 3],
+    en: [[Real; 8]; 3],
+    /// The feature code of each segment's start.
+    id: [u32; 8],
+    /// The line after each one along the polygon.
+    next: [u8; 8],
+    /// The lines with a segment left.
+    alive: u32,
+    /// The line whose start is the polygon's first point.
+    first: usize,
+}
+
+/// What a pass of [`Lines::pass`] did.
+#[derive(PartialEq)]
+enum Cut {
+    /// The polygon is clipped (or was inside).
+    Done,
+    /// Nothing is left.
+    Empty,
+    /// A degenerate case: the caller runs [`clip`]'s passes.
+    Degenerate,
+}
+
+/// Whether exactly one bit is set (without `count_ones`, which is a library call without
+/// `popcnt`).
+#[inline(always)]
+fn one_bit(m: u32) -> bool {
+    m != 0 && m & (m - 1) == 0
+}
+
+/// Where line `k`'s segment crosses the plane `u sign = limit` (`u` the coordinate `c`): the
+/// other side coordinate and `z`, with [`clip`]'s arithmetic.
+#[inline(always)]
+fn crossing(
+    st: &[[Real; 8]; 3],
+    en: &[[Real; 8]; 3],
+    k: usize,
+    c: usize,
+    sign: Real,
+    limit: Real,
+) -> (Real, Real) {
+    let w = 1 - c;
+    let d0 = st[c][k] * sign - limit;
+    let d1 = en[c][k] * sign - limit;
+    let s = d0 / (d0 - d1);
+    (
+        st[w][k] + (en[w][k] - st[w][k]) * s,
+        st[2][k] + (en[2][k] - st[2][k]) * s,
+    )
+}
+
+/// Lanes `o..o + 4` of `a`.
+#[inline(always)]
+fn lanes_at(a: &[Real; 8], o: usize) -> V4 {
+    V4::new(a[o], a[o + 1], a[o + 2], a[o + 3])
+}
+
+impl Lines {
+    /// Pass `P` (side plane `4 + P`: `+x`, `-x`, `+y`, `-y`) with [`clip`]'s arithmetic.
+    #[inline(always)]
+    fn pass<const P: usize>(&mut self, lx: Real, ly: Real) -> Cut {
+        let (c, sign, limit): (usize, Real, Real) = match P {
+            0 => (0, 1.0, lx),
+            1 => (0, -1.0, lx),
+            2 => (1, 1.0, ly),
+            _ => (1, -1.0, ly),
+        };
+        let w = 1 - c;
+        let zero = V4::splat(0.0);
+        let (sg, lim) = (V4::splat(sign), V4::splat(limit));
+        let ld = lanes_at;
+        // The x passes look at the edges only (side 4, alive in pass 5, is inside it); the y
+        // passes at the sides 4 and 5 as well.
+        let am = self.alive & if P < 2 { 0xf } else { 0xff };
+        let d00 = ld(&self.st[c], 0) * sg - lim;
+        let d01 = if P < 2 {
+            zero
+        } else {
+            ld(&self.st[c], 4) * sg - lim
+        };
+        let le0 = d00.le_mask(zero) | if P < 2 { 0 } else { d01.le_mask(zero) << 4 };
+        if le0 & am == am {
+            // No point outside: the pass leaves the polygon as it is.
+            return Cut::Done;
+        }
+        let d10 = ld(&self.en[c], 0) * sg - lim;
+        let mut gt0 = d00.gt_mask(zero);
+        let mut lt0 = d00.lt_mask(zero);
+        let mut gt1 = d10.gt_mask(zero);
+        let mut lt1 = d10.lt_mask(zero);
+        if P >= 2 {
+            let d11 = ld(&self.en[c], 4) * sg - lim;
+            gt0 |= d01.gt_mask(zero) << 4;
+            lt0 |= d01.lt_mask(zero) << 4;
+            gt1 |= d11.gt_mask(zero) << 4;
+            lt1 |= d11.lt_mask(zero) << 4;
+        }
+        if (gt0 | lt0) & am != am || (gt1 | lt1) & am != am {
+            return Cut::Degenerate;
+        }
+        let (enter, leave) = (gt0 & lt1 & am, lt0 & gt1 & am);
+        let dead = gt0 & gt1 & am;
+        if dead == self.alive {
+            return Cut::Empty;
+        }
+        if !one_bit(enter) || !one_bit(leave) {
+            return Cut::Degenerate;
+        }
+        // (`& 7`: each mask has one bit, below 8; it spares the bounds checks.)
+        let (li, ei) = (
+            leave.trailing_zeros() as usize & 7,
+            enter.trailing_zeros() as usize & 7,
+        );
+        // The crossings of the two lines, as in the lanes (and in `clip`).
+        let (st, en) = (&mut self.st, &mut self.en);
+        let (lw, lz) = crossing(st, en, li, c, sign, limit);
+        let (ew, ez) = crossing(st, en, ei, c, sign, limit);
+        let side = 4 + P;
+        let on_plane = limit * sign;
+        // The leaving line ends at its crossing, where the side's segment starts.
+        (en[c][li], en[w][li], en[2][li]) = (on_plane, lw, lz);
+        (st[c][side], st[w][side], st[2][side]) = (on_plane, lw, lz);
+        self.id[side] = crossing_code(li as u8, side as u8);
+        // The entering line starts at its crossing, where the side's segment ends.
+        (st[c][ei], st[w][ei], st[2][ei]) = (on_plane, ew, ez);
+        (en[c][side], en[w][side], en[2][side]) = (on_plane, ew, ez);
+        self.id[ei] = crossing_code(ei as u8, side as u8);
+        self.next[li] = side as u8;
+        self.next[side] = ei as u8;
+        if (gt0 >> self.first) & 1 != 0 {
+            self.first = ei;
+        }
+        self.alive = (self.alive & !dead) | (1 << side);
+        Cut::Done
+    }
+}
+
+/// The incident quad clipped against the four side planes in the order of the passes of
+/// [`clip`] (`+x`, `-x`, `+y`, `-y`, labels 4..7), computed per line instead of per point: each
+/// of the polygon's lines (the quad's 4 edges, then the side segments each pass adds) keeps the
+/// segment it has left, and a pass compares all of them at once, 4 lanes per group (edges in
+/// lanes 0..3, sides in 4..7), with the arithmetic of [`clip`]'s step (`d = u sign - limit`,
+/// `s = d_0 / (d_0 - d_1)` from the segment's start to its end). A pass with a point outside
+/// has exactly one leaving and one entering line; the side segment is spliced in between, the
+/// lines wholly outside drop out, and the first point moves to the entering line's start when
+/// it was outside (the first point Sutherland–Hodgman emits). So the points, their order and
+/// codes are those of the four [`clip`] passes, bit for bit. Returns `false` (and the caller
+/// runs the passes) in the degenerate cases where the step's special cases would apply: a
+/// signed distance that is zero or NaN, or a pass that does not cut one run of the polygon.
+/// The points deeper than `-margin` (depth `hf - z`) are kept, as in [`depth_filter`].
+// Out of line: it runs in under half of the calls, and inlined it costs more instructions.
+#[inline(never)]
+fn clip_lines(quad: &Poly, lx: Real, ly: Real, hf: Real, margin: Real, out: &mut Poly) -> bool {
+    let mut l = Lines {
+        st: [[0.0; 8]; 3],
+        en: [[0.0; 8]; 3],
+        id: [0; 8],
+        next: [1, 2, 3, 0, 0, 0, 0, 0],
+        alive: 0b1111,
+        first: 0,
+    };
+    for c in 0..3 {
+        let q = match c {
+            0 => &quad.x,
+            1 => &quad.y,
+            _ => &quad.z,
+        };
+        // Whole-lane stores (the passes read these lanes back at once: a load that spans
+        // several narrower stores waits for them instead of taking the data forwarded).
+        let v = V4::new(q[0], q[1], q[2], q[3]);
+        l.st[c][..4].copy_from_slice(&v.lanes());
+        l.en[c][..4].copy_from_slice(&v.rot_left4().lanes());
+    }
+    l.id[..4].copy_from_slice(&quad.id[..4]);
+    let mut cut = l.pass::<0>(lx, ly);
+    if cut == Cut::Done {
+        cut = l.pass::<1>(lx, ly);
+    }
+    if cut == Cut::Done {
+        cut = l.pass::<2>(lx, ly);
+    }
+    if cut == Cut::Done {
+        cut = l.pass::<3>(lx, ly);
+    }
+    match cut {
+        Cut::Done => {}
+        Cut::Empty => {
+            out.len = 0;
+            return true;
+        }
+        Cut::Degenerate => return false,
+    }
+    // The polygon from its first point, its points deeper than `-margin` kept.
+    let mut k = l.first;
+    let (mut n, mut count) = (0, 0);
+    let mut seen = 0u32;
+    loop {
+        let z = l.st[2][k];
+        out.x[n] = l.st[0][k];
+        out.y[n] = l.st[1][k];
+        out.z[n] = z;
+        out.id[n] = l.id[k];
+        n += usize::from(hf - z >= -margin);
+        seen |= 1 << k;
+        count += 1;
+        k = l.next[k] as usize & 7;
+        if k == l.first || count == 8 {
+            break;
+        }
+    }
+    // The walk closes over the live lines (true unless degenerate).
+    if k != l.first || seen != l.alive {
+        return false;
+    }
+    out.len = n;
+    true
+}
+
+/// The incident quad clipped by the four passes of [`clip`] (the degenerate cases of
+/// [`clip_lines`]), then its points deeper than `-margin` (depth `hf - z`); returns the
+/// polygon, which is in `quad` or `spare`.
+#[inline(never)]
+#[cold]
+fn clip_passes<'p>(
+    quad: &'p mut Poly,
+    spare: &'p mut Poly,
+    lx: Real,
+    ly: Real,
+    hf: Real,
+    margin: Real,
+) -> &'p mut Poly {
+    let (mut cur, mut other) = (quad, spare);
+    if clip::<false>(cur, other, 1.0, lx, 4) {
+        core::mem::swap(&mut cur, &mut other);
+    }
+    if clip::<false>(cur, other, -1.0, lx, 5) {
+        core::mem::swap(&mut cur, &mut other);
+    }
+    if clip::<true>(cur, other, 1.0, ly, 6) {
+        core::mem::swap(&mut cur, &mut other);
+    }
+    if clip::<true>(cur, other, -1.0, ly, 7) {
+        core::mem::swap(&mut cur, &mut other);
+    }
+    depth_filter(cur, hf, margin);
+    cur
+}
+
+/// Keeps the points of `poly` deeper than `-margin` (depth `hf - z`), in order.
+#[inline(always)]
+fn depth_filter(poly: &mut Poly, hf: Real, margin: Real) {
+    let mut w = 0;
+    for m in 0..poly.len.min(8) {
+        // Branch-free compaction (`w <= m`).
+        poly.x[w] = poly.x[m];
+        poly.y[w] = poly.y[m];
+        poly.z[w] = poly.z[m];
+        poly.id[w] = poly.id[m];
+        w += usize::from(hf - poly.z[m] >= -margin);
+    }
+    poly.len = w;
 }
 
 /// A face contact in the reference box's frame. `ti`, `ri[c]`, `hi`: the incident box's centre,
@@ -806,38 +1098,21 @@ fn face_contact(
     let xs = V4::new(quad.x[0], quad.x[1], quad.x[2], quad.x[3]).abs();
     let ys = V4::new(quad.y[0], quad.y[1], quad.y[2], quad.y[3]).abs();
     let inside = V4::splat(lx).ge_mask(xs) & V4::splat(ly).ge_mask(ys);
+    // Points deeper than -margin (a point's depth is `h_f - z`) are kept.
+    let hf = hr[f];
     let mut spare;
     let poly = if inside == 0b1111 {
+        depth_filter(&mut quad, hf, margin);
         &mut quad
     } else {
         spare = Poly::empty();
-        let (mut cur, mut other) = (&mut quad, &mut spare);
-        if clip::<false>(cur, other, 1.0, lx, 4) {
-            core::mem::swap(&mut cur, &mut other);
+        if clip_lines(&quad, lx, ly, hf, margin, &mut spare) {
+            &mut spare
+        } else {
+            clip_passes(&mut quad, &mut spare, lx, ly, hf, margin)
         }
-        if clip::<false>(cur, other, -1.0, lx, 5) {
-            core::mem::swap(&mut cur, &mut other);
-        }
-        if clip::<true>(cur, other, 1.0, ly, 6) {
-            core::mem::swap(&mut cur, &mut other);
-        }
-        if clip::<true>(cur, other, -1.0, ly, 7) {
-            core::mem::swap(&mut cur, &mut other);
-        }
-        cur
     };
-    // Points deeper than -margin (a point's depth is `h_f - z`), compacted in place.
-    let hf = hr[f];
-    let mut w = 0;
-    for m in 0..poly.len.min(8) {
-        // Branch-free compaction (`w <= m`).
-        poly.x[w] = poly.x[m];
-        poly.y[w] = poly.y[m];
-        poly.z[w] = poly.z[m];
-        poly.id[w] = poly.id[m];
-        w += usize::from(hf - poly.z[m] >= -margin);
-    }
-    poly.len = w;
+    let w = poly.len;
     if w > 4 {
         reduce(poly, hf);
     }
@@ -1237,6 +1512,93 @@ mod tests {
         }
         assert!(checked > 20_000, "{checked}");
         assert!(skipped > tilted * 3 / 4, "skipped {skipped} of {tilted}");
+    }
+
+    /// The quad with vertices `c ± u ± v` as `face_contact` builds it.
+    fn quad_of(c: [Real; 3], u: [Real; 3], v: [Real; 3]) -> Poly {
+        let mut quad = Poly::empty();
+        for m in 0..3 {
+            let (cm, um, vm) = (c[m], u[m], v[m]);
+            let row = [
+                (cm + um) + vm,
+                (cm - um) + vm,
+                (cm - um) - vm,
+                (cm + um) - vm,
+            ];
+            let dst = match m {
+                0 => &mut quad.x,
+                1 => &mut quad.y,
+                _ => &mut quad.z,
+            };
+            dst[..4].copy_from_slice(&row);
+        }
+        for vi in 0..4 {
+            quad.id[vi] = point_code(KIND_VERTEX, vi as u32, 0);
+            quad.edge[vi] = vi as u8;
+        }
+        quad.len = 4;
+        quad
+    }
+
+    /// `clip_lines` gives the points, order and codes of the four Sutherland–Hodgman passes,
+    /// bit for bit, whenever it answers: on random quads (general position), and on quads
+    /// snapped onto the side planes, shrunk to segments or points, or spanning the rectangle
+    /// (the degenerate cases, where it may hand over to the passes).
+    #[test]
+    fn clip_lines_matches_the_passes() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let (mut direct, mut total) = (0, 0);
+        for trial in 0..200_000 {
+            let mut r = |a: Real| rng.random_range(-a..a);
+            let (lx, ly) = (0.05 + r(1.0).abs(), 0.05 + r(1.0).abs());
+            let c = [r(1.5), r(1.5), r(1.0)];
+            let mut u = [r(1.5), r(1.5), r(0.5)];
+            let mut v = [r(1.5), r(1.5), r(0.5)];
+            let mut quad = quad_of(c, u, v);
+            match trial % 8 {
+                // A vertex on a side plane.
+                5 => {
+                    let k = (trial / 8) % 4;
+                    quad.x[k] = if trial % 16 < 8 { lx } else { -lx };
+                }
+                6 => {
+                    let k = (trial / 8) % 4;
+                    quad.y[k] = if trial % 16 < 8 { ly } else { -ly };
+                    quad.x[(k + 1) % 4] = -lx;
+                }
+                // A segment or a point.
+                7 => {
+                    if trial % 16 < 8 {
+                        v = [0.0; 3];
+                    } else {
+                        u = [0.0; 3];
+                        v = [0.0; 3];
+                    }
+                    quad = quad_of(c, u, v);
+                }
+                _ => {}
+            }
+            let mut lines = Poly::empty();
+            let ok = clip_lines(&quad, lx, ly, 0.0, Real::INFINITY, &mut lines);
+            let (mut q2, mut spare) = (quad, Poly::empty());
+            let passes = clip_passes(&mut q2, &mut spare, lx, ly, 0.0, Real::INFINITY);
+            total += 1;
+            if !ok {
+                continue;
+            }
+            direct += 1;
+            let n = passes.len;
+            assert_eq!(lines.len, n, "trial {trial}");
+            for m in 0..n {
+                assert_eq!(lines.x[m].to_bits(), passes.x[m].to_bits(), "trial {trial}");
+                assert_eq!(lines.y[m].to_bits(), passes.y[m].to_bits(), "trial {trial}");
+                assert_eq!(lines.z[m].to_bits(), passes.z[m].to_bits(), "trial {trial}");
+                assert_eq!(lines.id[m], passes.id[m], "trial {trial}");
+            }
+        }
+        // Every general-position quad takes the direct path.
+        assert!(direct * 8 >= total * 5, "{direct} of {total}");
     }
 
     #[test]
