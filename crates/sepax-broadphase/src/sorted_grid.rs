@@ -124,9 +124,8 @@ const OVERSIZE: u8 = 2;
 /// below `i32::MAX`).
 const DEAD: u32 = u32::MAX;
 
-/// Set in the key of an entry whose proxy is listed as dirty, during a coherent build (so that
-/// the compaction pass need not look the slot up again; dense keys are below `i32::MAX`, and
-/// `DEAD` has it too).
+/// Set in the key of an entry whose key may have changed, during a coherent build (dense keys
+/// are below `i32::MAX`, and `DEAD` has it too).
 const LISTED: u32 = 1 << 31;
 
 /// Below this many re-keyed entries a comparison sort beats the radix sort's fixed cost.
@@ -146,6 +145,13 @@ struct Entry {
     aabb: Aabb,
     slot: u32,
     /// Dense key or hash bucket of the home cell in the last build's layout.
+    key: u32,
+}
+
+/// Where a regular slot's entry is, and its key (dense layout).
+#[derive(Debug, Clone, Copy, Default)]
+struct Home {
+    pos: u32,
     key: u32,
 }
 
@@ -695,6 +701,10 @@ pub struct SortedGrid {
     listed: Vec<bool>,
     /// Per slot: where the last build listed it (`NOWHERE`, `REGULAR` or `OVERSIZE`).
     place: Vec<u8>,
+    /// Per slot listed `REGULAR` by the last build of a dense layout: its entry's index and key
+    /// (so that the re-keying visits the dirty slots in their own order, reading this table and
+    /// the slot table in that order, and only stores into the entries).
+    home: Vec<Home>,
     /// Regular proxies of the last build, sorted by key.
     entries: Vec<Entry>,
     /// The entries in columns, for the pair search and queries (dense layout only).
@@ -739,6 +749,7 @@ impl SortedGrid {
             dirty: Vec::new(),
             listed: Vec::new(),
             place: Vec::new(),
+            home: Vec::new(),
             entries: Vec::new(),
             columns: Columns::default(),
             moved: Vec::new(),
@@ -767,6 +778,7 @@ impl SortedGrid {
             + self.dirty.capacity() * size_of::<u32>()
             + self.listed.capacity()
             + self.place.capacity()
+            + self.home.capacity() * size_of::<Home>()
             + (self.entries.capacity() + self.moved.capacity() + self.sorted.capacity())
                 * size_of::<Entry>()
             + self.columns.capacity_bytes()
@@ -819,6 +831,7 @@ impl SortedGrid {
         if self.listed.len() <= s {
             self.listed.resize(s + 1, false);
             self.place.resize(s + 1, NOWHERE);
+            self.home.resize(s + 1, Home::default());
         }
         if !self.listed[s] {
             self.listed[s] = true;
@@ -886,6 +899,30 @@ impl SortedGrid {
     /// AVX2.
     #[inline(always)]
     fn rekey_body(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
+        // The new boxes of the dirty entries, visited in dirty (update) order: the reads of the
+        // slot table and `home` follow that order, the entries only receive stores (whole
+        // entries, no read of the old one). An entry whose key may have changed gets the mark
+        // `LISTED`, a removed proxy's the key `DEAD`; most keep their key and no mark.
+        let inv = self.inv_cell;
+        for &slot in &self.dirty {
+            let s = slot as usize;
+            if self.place[s] != REGULAR {
+                continue;
+            }
+            let h = self.home[s];
+            let key = match self.proxies.at(slot) {
+                Some(p) => {
+                    let key = match g.classify(inv, &p.aabb) {
+                        Class::Key(key) if key == h.key => key,
+                        _ => h.key | LISTED,
+                    };
+                    self.entries[h.pos as usize].aabb = p.aabb;
+                    key
+                }
+                None => DEAD,
+            };
+            self.entries[h.pos as usize].key = key;
+        }
         // The oversize list, compacted in place.
         let mut w = 0;
         for r in 0..self.oversize.len() {
@@ -913,27 +950,22 @@ impl SortedGrid {
             w += 1;
         }
         self.oversize.truncate(w);
-        // The new boxes of the listed entries, in a loop of its own: the loads from the slot
-        // table are scattered, and a short loop body keeps many of them in flight. A removed
-        // proxy's entry gets the key `DEAD`, a moved one the `LISTED` bit.
-        for e in self.entries.iter_mut() {
-            if self.listed[e.slot as usize] {
-                match self.proxies.at(e.slot) {
-                    Some(p) => {
-                        e.aabb = p.aabb;
-                        e.key |= LISTED;
-                    }
-                    None => e.key = DEAD,
-                }
-            }
-        }
-        // The entries, compacted in place: those whose key changed go to `moved`, those that
-        // leave (removed, or now oversize) are dropped, the others keep their order.
-        let (mut w, inv) = (0, self.inv_cell);
+        // The entries, read in order, compacted in place: those whose key changed go to
+        // `moved`, those that leave (removed, or now oversize) are dropped, the others keep
+        // their order. Most entries are unmarked, and stay where they are until the first one
+        // leaves.
+        let mut w = 0;
         for r in 0..self.entries.len() {
             let mut e = self.entries[r];
+            if e.key & LISTED == 0 {
+                if w != r {
+                    self.entries[w] = e;
+                }
+                w += 1;
+                continue;
+            }
             let slot = e.slot as usize;
-            if e.key & LISTED != 0 {
+            {
                 if e.key == DEAD {
                     self.place[slot] = NOWHERE;
                     continue;
@@ -1016,7 +1048,18 @@ impl SortedGrid {
             i = p;
             entries[k] = *m;
         }
-        self.columns.fill(entries);
+        self.fill_columns();
+    }
+
+    /// Refreshes the key column and the entry index of every regular slot (dense layout).
+    fn fill_columns(&mut self) {
+        self.columns.fill(&self.entries);
+        for (i, e) in self.entries.iter().enumerate() {
+            self.home[e.slot as usize] = Home {
+                pos: i as u32,
+                key: e.key,
+            };
+        }
     }
 
     /// Sorts every live proxy into the entries (regular) or the oversize list, choosing the
@@ -1082,9 +1125,7 @@ impl SortedGrid {
         self.entries = items;
         self.sorted = other;
         match self.layout {
-            Layout::Dense { .. } => {
-                self.columns.fill(&self.entries);
-            }
+            Layout::Dense { .. } => self.fill_columns(),
             Layout::Hashed { .. } => {
                 // Bucket starts; `entries[start[b]..start[b + 1]]` is bucket `b`.
                 let start = &mut self.start;
@@ -1646,7 +1687,19 @@ mod tests {
                 assert!(grid.remove(g));
                 assert!(brute.remove(br));
                 let bx = make(&mut rng, 5.0);
-                live.push((grid.insert(bx, 7), brute.insert(bx, 7), bx));
+                let (g2, br2) = (grid.insert(bx, 7), brute.insert(bx, 7));
+                assert_eq!(g2.index, g.index, "the freed slot is reused");
+                // The stale handle is refused; the new proxy moves within the same frame (its
+                // slot's entry of the last build is the removed proxy's).
+                assert!(!grid.update(g, bx, Vector3::zeros()));
+                let bx = if frame % 2 == 0 {
+                    make(&mut rng, 5.0)
+                } else {
+                    bx
+                };
+                assert!(grid.update(g2, bx, Vector3::zeros()));
+                brute.update(br2, bx, Vector3::zeros());
+                live.push((g2, br2, bx));
             }
             assert_same(&mut grid, &mut brute, &format!("frame {frame}"));
             // A second call without changes: the coherent build with nothing listed.
