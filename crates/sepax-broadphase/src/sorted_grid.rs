@@ -120,13 +120,9 @@ const REGULAR: u8 = 1;
 /// In `oversize`.
 const OVERSIZE: u8 = 2;
 
-/// The key of an entry whose proxy was removed, during a coherent build (dense keys are
-/// below `i32::MAX`).
+/// The key of an entry that leaves its place (removed, re-keyed or now oversize), during a
+/// coherent build (dense keys are below `i32::MAX`).
 const DEAD: u32 = u32::MAX;
-
-/// Set in the key of an entry whose key may have changed, during a coherent build (dense keys
-/// are below `i32::MAX`, and `DEAD` has it too).
-const LISTED: u32 = 1 << 31;
 
 /// Below this many re-keyed entries a comparison sort beats the radix sort's fixed cost.
 const RADIX_MIN: usize = 256;
@@ -139,8 +135,10 @@ struct Proxy {
 }
 
 /// A regular proxy in the sorted arrays: its box (copied, so the pair loop reads memory in
-/// order), slot and key (32 bytes in f32).
+/// order), slot and key (32 bytes in f32, aligned to 32 so that no entry straddles two cache
+/// lines: the re-keying stores into the entries in slot order, one line each).
 #[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(feature = "f64"), repr(align(32)))]
 struct Entry {
     aabb: Aabb,
     slot: u32,
@@ -640,7 +638,7 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    fn rekey_avx2(grid: &mut SortedGrid, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
+    fn rekey_avx2(grid: &mut SortedGrid, moved: &mut Vec<Entry>, g: &DenseGeom) -> Option<usize> {
         grid.rekey_body(moved, g)
     }
 
@@ -651,7 +649,7 @@ mod avx2 {
         grid: &mut SortedGrid,
         moved: &mut Vec<Entry>,
         g: &DenseGeom,
-    ) -> bool {
+    ) -> Option<usize> {
         // SAFETY: as in `dense_pairs` below.
         unsafe { rekey_avx2(grid, moved, g) }
     }
@@ -872,22 +870,23 @@ impl SortedGrid {
     fn build_coherent(&mut self, origin: [i64; 3], dims: [i64; 3]) -> bool {
         let mut moved = core::mem::take(&mut self.moved);
         moved.clear();
-        let done = self.rekey(&mut moved, &DenseGeom::new(origin, dims));
-        if done {
+        let dead = self.rekey(&mut moved, &DenseGeom::new(origin, dims));
+        if let Some(dead) = dead {
             let (py, pz) = (dims[1] as usize + 1, dims[2] as usize + 1);
-            self.merge(&mut moved, dims[0] as usize * py * pz);
+            self.merge(&mut moved, dims[0] as usize * py * pz, dead);
         }
         self.moved = moved;
-        done
+        dead.is_some()
     }
 
-    /// Refreshes the oversize list and the entries from the dirty proxies, moving the entries
-    /// whose key changed (and new proxies) to `moved`. False when a home cell falls outside
-    /// the layout.
+    /// Refreshes the oversize list and the entries from the dirty proxies: entries whose key
+    /// stays get their new box in place, entries whose key changed (and new proxies) go to
+    /// `moved`, those that leave are marked `DEAD`. Returns how many entries are marked, or
+    /// `None` when a home cell falls outside the layout.
     ///
     /// On a CPU with AVX2 the same code runs compiled for AVX2 (see [`avx2`]).
     #[inline(never)]
-    fn rekey(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
+    fn rekey(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if let Some(cpu) = avx2::Avx2::detect() {
             return avx2::rekey(cpu, self, moved, g);
@@ -898,30 +897,45 @@ impl SortedGrid {
     /// The body of [`Self::rekey`], instantiated for the build's own target features and for
     /// AVX2.
     #[inline(always)]
-    fn rekey_body(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
-        // The new boxes of the dirty entries, visited in dirty (update) order: the reads of the
-        // slot table and `home` follow that order, the entries only receive stores (whole
-        // entries, no read of the old one). An entry whose key may have changed gets the mark
-        // `LISTED`, a removed proxy's the key `DEAD`; most keep their key and no mark.
+    fn rekey_body(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> Option<usize> {
+        // The dirty entries, visited in dirty (update) order: the reads of the slot table and
+        // of `home` follow that order, the entries only receive stores (no read of the old
+        // entry). Most boxes keep their key: their entry takes the new box in place.
         let inv = self.inv_cell;
+        let mut dead = 0;
         for &slot in &self.dirty {
             let s = slot as usize;
             if self.place[s] != REGULAR {
                 continue;
             }
             let h = self.home[s];
-            let key = match self.proxies.at(slot) {
-                Some(p) => {
-                    let key = match g.classify(inv, &p.aabb) {
-                        Class::Key(key) if key == h.key => key,
-                        _ => h.key | LISTED,
-                    };
-                    self.entries[h.pos as usize].aabb = p.aabb;
-                    key
-                }
-                None => DEAD,
+            let e = &mut self.entries[h.pos as usize];
+            let Some(p) = self.proxies.at(slot) else {
+                e.key = DEAD;
+                self.place[s] = NOWHERE;
+                dead += 1;
+                continue;
             };
-            self.entries[h.pos as usize].key = key;
+            match g.classify(inv, &p.aabb) {
+                Class::Key(key) if key == h.key => e.aabb = p.aabb,
+                Class::Key(key) => {
+                    moved.push(Entry {
+                        aabb: p.aabb,
+                        slot,
+                        key,
+                    });
+                    e.key = DEAD;
+                    dead += 1;
+                }
+                Class::Oversize => {
+                    // Checked again (and kept) by the oversize pass below.
+                    self.oversize.push(slot);
+                    self.place[s] = OVERSIZE;
+                    e.key = DEAD;
+                    dead += 1;
+                }
+                Class::Outside => return None,
+            }
         }
         // The oversize list, compacted in place.
         let mut w = 0;
@@ -932,7 +946,7 @@ impl SortedGrid {
                     self.place[slot as usize] = NOWHERE;
                     continue;
                 };
-                match g.classify(self.inv_cell, &p.aabb) {
+                match g.classify(inv, &p.aabb) {
                     Class::Oversize => {}
                     Class::Key(key) => {
                         moved.push(Entry {
@@ -943,53 +957,13 @@ impl SortedGrid {
                         self.place[slot as usize] = REGULAR;
                         continue;
                     }
-                    Class::Outside => return false,
+                    Class::Outside => return None,
                 }
             }
             self.oversize[w] = slot;
             w += 1;
         }
         self.oversize.truncate(w);
-        // The entries, read in order, compacted in place: those whose key changed go to
-        // `moved`, those that leave (removed, or now oversize) are dropped, the others keep
-        // their order. Most entries are unmarked, and stay where they are until the first one
-        // leaves.
-        let mut w = 0;
-        for r in 0..self.entries.len() {
-            let mut e = self.entries[r];
-            if e.key & LISTED == 0 {
-                if w != r {
-                    self.entries[w] = e;
-                }
-                w += 1;
-                continue;
-            }
-            let slot = e.slot as usize;
-            {
-                if e.key == DEAD {
-                    self.place[slot] = NOWHERE;
-                    continue;
-                }
-                e.key &= !LISTED;
-                match g.classify(inv, &e.aabb) {
-                    Class::Key(key) if key == e.key => {}
-                    Class::Key(key) => {
-                        e.key = key;
-                        moved.push(e);
-                        continue;
-                    }
-                    Class::Oversize => {
-                        self.oversize.push(e.slot);
-                        self.place[slot] = OVERSIZE;
-                        continue;
-                    }
-                    Class::Outside => return false,
-                }
-            }
-            self.entries[w] = e;
-            w += 1;
-        }
-        self.entries.truncate(w);
         // Proxies listed nowhere yet (inserted since the last build).
         for &slot in &self.dirty {
             if self.place[slot as usize] != NOWHERE {
@@ -998,7 +972,7 @@ impl SortedGrid {
             let Some(p) = self.proxies.at(slot) else {
                 continue;
             };
-            match g.classify(self.inv_cell, &p.aabb) {
+            match g.classify(inv, &p.aabb) {
                 Class::Key(key) => {
                     moved.push(Entry {
                         aabb: p.aabb,
@@ -1011,44 +985,55 @@ impl SortedGrid {
                     self.oversize.push(slot);
                     self.place[slot as usize] = OVERSIZE;
                 }
-                Class::Outside => return false,
+                Class::Outside => return None,
             }
         }
-        true
+        Some(dead)
     }
 
-    /// Sorts `moved` by key (keys below `bound`) and merges it into the sorted entries, from
-    /// the back, in place; then refreshes the columns.
+    /// Sorts `moved` by key (keys below `bound`) and merges it with the entries not marked
+    /// `DEAD` (`dead` of them are) into the second buffer, in one pass that also refreshes the
+    /// key column and `home`.
     #[inline(never)]
-    fn merge(&mut self, moved: &mut Vec<Entry>, bound: usize) {
+    fn merge(&mut self, moved: &mut Vec<Entry>, bound: usize, dead: usize) {
         if moved.len() >= RADIX_MIN {
             radix_sort(moved, &mut self.sorted, bound);
         } else {
             moved.sort_unstable_by_key(|e| e.key);
         }
-        let entries = &mut self.entries;
-        let mut i = entries.len();
-        entries.resize(i + moved.len(), empty_entry());
-        let mut k = entries.len();
-        // From the back: each moved entry goes after the kept entries of keys up to its own
-        // (the order a sequential merge gives), found by a galloping search back from the
-        // last kept entry not yet placed; the kept entries after it move as one block. Few keys
-        // change per frame, so the blocks are long and the searches short.
-        for m in moved.iter().rev() {
-            let mut step = 1;
-            while step <= i && entries[i - step].key > m.key {
-                step *= 2;
+        let n = self.entries.len() - dead + moved.len();
+        let mut out = core::mem::take(&mut self.sorted);
+        out.clear();
+        out.reserve(n);
+        let keys = &mut self.columns.keys;
+        keys.clear();
+        keys.reserve(n + PAD);
+        let home = &mut self.home;
+        let mut put = |e: &Entry| {
+            home[e.slot as usize] = Home {
+                pos: out.len() as u32,
+                key: e.key,
+            };
+            keys.push(e.key as i32);
+            out.push(*e);
+        };
+        // A moved entry goes after the kept entries of keys up to its own.
+        let mut j = 0;
+        for e in &self.entries {
+            if e.key == DEAD {
+                continue;
             }
-            // Keys in `entries[..i - step]` (if any) are at most `m.key`, those in
-            // `entries[i - step / 2..i]` above it.
-            let lo = i - step.min(i);
-            let p = lo + entries[lo..i - step / 2].partition_point(|e| e.key <= m.key);
-            entries.copy_within(p..i, k - (i - p));
-            k -= i - p + 1;
-            i = p;
-            entries[k] = *m;
+            while j < moved.len() && moved[j].key < e.key {
+                put(&moved[j]);
+                j += 1;
+            }
+            put(e);
         }
-        self.fill_columns();
+        for m in &moved[j..] {
+            put(m);
+        }
+        keys.resize(n + PAD, i32::MAX);
+        self.sorted = core::mem::replace(&mut self.entries, out);
     }
 
     /// Refreshes the key column and the entry index of every regular slot (dense layout).
