@@ -124,6 +124,45 @@ const OVERSIZE: u8 = 2;
 /// coherent build (dense keys are below `i32::MAX`).
 const DEAD: u32 = u32::MAX;
 
+/// Writes entry `e` at index `w` of the merge's output and key column, and records its place
+/// in `home`.
+#[inline(always)]
+fn put(
+    out: &mut [core::mem::MaybeUninit<Entry>],
+    keys: &mut [core::mem::MaybeUninit<i32>],
+    home: &mut [Home],
+    w: usize,
+    e: &Entry,
+) {
+    out[w].write(*e);
+    keys[w].write(e.key as i32);
+    home[e.slot as usize] = Home {
+        pos: w as u32,
+        key: e.key,
+    };
+}
+
+/// How many dirty slots ahead the re-keying prefetches the entry it will store into.
+const PREFETCH_AHEAD: usize = 16;
+
+/// Asks the processor to start loading the cache line of `e` (a hint: no effect on results).
+#[inline(always)]
+fn prefetch(e: &Entry) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has (it is in the
+        // target's baseline), and it never faults or reads into the program: a prefetch is a
+        // hint, valid for any address (this one is `e`'s).
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>((e as *const Entry).cast::<i8>());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = e;
+}
+
 /// Below this many re-keyed entries a comparison sort beats the radix sort's fixed cost.
 const RADIX_MIN: usize = 256;
 
@@ -903,16 +942,26 @@ impl SortedGrid {
         // entry). Most boxes keep their key: their entry takes the new box in place.
         let inv = self.inv_cell;
         let mut dead = 0;
-        for &slot in &self.dirty {
+        // The tables as local slices (so that their addresses stay in registers).
+        let (dirty, place, home) = (&self.dirty[..], &mut self.place[..], &self.home[..]);
+        let (entries, proxies, oversize) =
+            (&mut self.entries[..], &self.proxies, &mut self.oversize);
+        for (i, &slot) in dirty.iter().enumerate() {
+            // The entry a few dirty slots ahead, requested now (its store then rarely waits).
+            if let Some(&ahead) = dirty.get(i + PREFETCH_AHEAD) {
+                if let Some(e) = entries.get(home[ahead as usize].pos as usize) {
+                    prefetch(e);
+                }
+            }
             let s = slot as usize;
-            if self.place[s] != REGULAR {
+            if place[s] != REGULAR {
                 continue;
             }
-            let h = self.home[s];
-            let e = &mut self.entries[h.pos as usize];
-            let Some(p) = self.proxies.at(slot) else {
+            let h = home[s];
+            let e = &mut entries[h.pos as usize];
+            let Some(p) = proxies.at(slot) else {
                 e.key = DEAD;
-                self.place[s] = NOWHERE;
+                place[s] = NOWHERE;
                 dead += 1;
                 continue;
             };
@@ -929,8 +978,8 @@ impl SortedGrid {
                 }
                 Class::Oversize => {
                     // Checked again (and kept) by the oversize pass below.
-                    self.oversize.push(slot);
-                    self.place[s] = OVERSIZE;
+                    oversize.push(slot);
+                    place[s] = OVERSIZE;
                     e.key = DEAD;
                     dead += 1;
                 }
@@ -1008,29 +1057,45 @@ impl SortedGrid {
         let keys = &mut self.columns.keys;
         keys.clear();
         keys.reserve(n + PAD);
+        // Written through the spare capacity, one store each (no length updates in the loop).
+        let (o, k) = (
+            &mut out.spare_capacity_mut()[..n],
+            &mut keys.spare_capacity_mut()[..n],
+        );
         let home = &mut self.home;
-        let mut put = |e: &Entry| {
-            home[e.slot as usize] = Home {
-                pos: out.len() as u32,
-                key: e.key,
-            };
-            keys.push(e.key as i32);
-            out.push(*e);
-        };
-        // A moved entry goes after the kept entries of keys up to its own.
+        let mut w = 0;
+        // A moved entry goes after the kept entries of keys up to its own. `next`: the key of
+        // the next moved entry (`DEAD`, above every key, when none is left).
         let mut j = 0;
+        let mut next = moved.first().map_or(DEAD, |m| m.key);
         for e in &self.entries {
             if e.key == DEAD {
                 continue;
             }
-            while j < moved.len() && moved[j].key < e.key {
-                put(&moved[j]);
-                j += 1;
+            if next < e.key {
+                while j < moved.len() && moved[j].key < e.key {
+                    put(o, k, home, w, &moved[j]);
+                    w += 1;
+                    j += 1;
+                }
+                next = moved.get(j).map_or(DEAD, |m| m.key);
             }
-            put(e);
+            put(o, k, home, w, e);
+            w += 1;
         }
         for m in &moved[j..] {
-            put(m);
+            put(o, k, home, w, m);
+            w += 1;
+        }
+        // Every kept entry (`entries.len() - dead`) and every moved one was written once, to
+        // `o[..w]` and `k[..w]` in order (`put` panics past `n`).
+        assert_eq!(w, n, "re-keying lost count of the entries");
+        // SAFETY: `out` and `keys` have capacity for `n` elements (reserved above), and their
+        // first `n` elements were initialized by `put` (`w == n` writes at indices 0, 1, ...).
+        #[allow(unsafe_code)]
+        unsafe {
+            out.set_len(n);
+            keys.set_len(n);
         }
         keys.resize(n + PAD, i32::MAX);
         self.sorted = core::mem::replace(&mut self.entries, out);
