@@ -20,13 +20,18 @@
 //!
 //! ```text
 //! update_pairs (dense layout, entries sorted by key since the last frame):
-//!   for each proxy changed since the last frame (listed by update/insert/remove):
+//!   for each proxy changed since the last frame (listed by update/insert/remove), in that
+//!   list's order (the slot table and the per-slot `home` record, entry index and key, are
+//!   read in that order; the entries only receive stores):
 //!       cell = floor(min * inv_cell) per axis; regular iff floor(max * inv_cell) - cell <= 1
-//!       key unchanged: the entry keeps its place (boxes move a little: most keys stay)
-//!       key changed or new: to the `moved` list; removed or oversize: out of the entries
-//!   sort `moved` by key (radix), merge it with the kept entries (still sorted)
+//!       key unchanged: the new box is stored into the entry in place (boxes move a little:
+//!       about 93% of the keys stay per frame in the benchmark's scene)
+//!       key changed or new: to the `moved` list; removed or oversize: the old entry is
+//!       marked dead
+//!   sort `moved` by key (radix); one pass merges it with the live entries into the second
+//!   buffer, writing the key column (sentinel keys after, for the search's key loads) and
+//!   each slot's `home` record as it goes
 //!   (a home cell outside the layout: a new layout and a full radix sort instead)
-//!   copy the keys into a column, sentinel keys after (the search's key loads)
 //!   for each entry e in key order (home key k), reading keys only:
 //!       four cursors, one per row, move forward to the first key >= k + row offset - 1
 //!       list (e, f) as candidates for the 4 entries f after e and the 4 from each cursor
