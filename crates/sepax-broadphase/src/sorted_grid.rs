@@ -871,14 +871,21 @@ impl SortedGrid {
     fn mark_dirty(&mut self, slot: u32) {
         let s = slot as usize;
         if self.listed.len() <= s {
-            self.listed.resize(s + 1, false);
-            self.place.resize(s + 1, NOWHERE);
-            self.home.resize(s + 1, Home::default());
+            self.grow_slot_tables(s + 1);
         }
         if !self.listed[s] {
             self.listed[s] = true;
             self.dirty.push(slot);
         }
+    }
+
+    /// Grows the per-slot tables to `len` slots (a new slot; kept out of `update`'s path).
+    #[cold]
+    #[inline(never)]
+    fn grow_slot_tables(&mut self, len: usize) {
+        self.listed.resize(len, false);
+        self.place.resize(len, NOWHERE);
+        self.home.resize(len, Home::default());
     }
 
     /// Forgets the dirty list (after a build).
