@@ -20,13 +20,18 @@
 //!
 //! ```text
 //! update_pairs (dense layout, entries sorted by key since the last frame):
-//!   for each proxy changed since the last frame (listed by update/insert/remove):
+//!   for each proxy changed since the last frame (listed by update/insert/remove), in that
+//!   list's order (the slot table and the per-slot `home` record, entry index and key, are
+//!   read in that order; the entries only receive stores):
 //!       cell = floor(min * inv_cell) per axis; regular iff floor(max * inv_cell) - cell <= 1
-//!       key unchanged: the entry keeps its place (boxes move a little: most keys stay)
-//!       key changed or new: to the `moved` list; removed or oversize: out of the entries
-//!   sort `moved` by key (radix), merge it with the kept entries (still sorted)
+//!       key unchanged: the new box is stored into the entry in place (boxes move a little:
+//!       about 93% of the keys stay per frame in the benchmark's scene)
+//!       key changed or new: to the `moved` list; removed or oversize: the old entry is
+//!       marked dead
+//!   sort `moved` by key (radix); one pass merges it with the live entries into the second
+//!   buffer, writing the key column (sentinel keys after, for the search's key loads) and
+//!   each slot's `home` record as it goes
 //!   (a home cell outside the layout: a new layout and a full radix sort instead)
-//!   copy the keys into a column, sentinel keys after (the search's key loads)
 //!   for each entry e in key order (home key k), reading keys only:
 //!       four cursors, one per row, move forward to the first key >= k + row offset - 1
 //!       list (e, f) as candidates for the 4 entries f after e and the 4 from each cursor
@@ -120,14 +125,48 @@ const REGULAR: u8 = 1;
 /// In `oversize`.
 const OVERSIZE: u8 = 2;
 
-/// The key of an entry whose proxy was removed, during a coherent build (dense keys are
-/// below `i32::MAX`).
+/// The key of an entry that leaves its place (removed, re-keyed or now oversize), during a
+/// coherent build (dense keys are below `i32::MAX`).
 const DEAD: u32 = u32::MAX;
 
-/// Set in the key of an entry whose proxy is listed as dirty, during a coherent build (so that
-/// the compaction pass need not look the slot up again; dense keys are below `i32::MAX`, and
-/// `DEAD` has it too).
-const LISTED: u32 = 1 << 31;
+/// Writes entry `e` at index `w` of the merge's output and key column, and records its place
+/// in `home`.
+#[inline(always)]
+fn put(
+    out: &mut [core::mem::MaybeUninit<Entry>],
+    keys: &mut [core::mem::MaybeUninit<i32>],
+    home: &mut [Home],
+    w: usize,
+    e: &Entry,
+) {
+    out[w].write(*e);
+    keys[w].write(e.key as i32);
+    home[e.slot as usize] = Home {
+        pos: w as u32,
+        key: e.key,
+    };
+}
+
+/// How many dirty slots ahead the re-keying prefetches the entry it will store into.
+const PREFETCH_AHEAD: usize = 16;
+
+/// Asks the processor to start loading the cache line of `e` (a hint: no effect on results).
+#[inline(always)]
+fn prefetch(e: &Entry) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has (it is in the
+        // target's baseline), and it never faults or reads into the program: a prefetch is a
+        // hint, valid for any address (this one is `e`'s).
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>((e as *const Entry).cast::<i8>());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = e;
+}
 
 /// Below this many re-keyed entries a comparison sort beats the radix sort's fixed cost.
 const RADIX_MIN: usize = 256;
@@ -140,12 +179,21 @@ struct Proxy {
 }
 
 /// A regular proxy in the sorted arrays: its box (copied, so the pair loop reads memory in
-/// order), slot and key (32 bytes in f32).
+/// order), slot and key (32 bytes in f32, aligned to 32 so that no entry straddles two cache
+/// lines: the re-keying stores into the entries in slot order, one line each).
 #[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(feature = "f64"), repr(align(32)))]
 struct Entry {
     aabb: Aabb,
     slot: u32,
     /// Dense key or hash bucket of the home cell in the last build's layout.
+    key: u32,
+}
+
+/// Where a regular slot's entry is, and its key (dense layout).
+#[derive(Debug, Clone, Copy, Default)]
+struct Home {
+    pos: u32,
     key: u32,
 }
 
@@ -634,7 +682,7 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    fn rekey_avx2(grid: &mut SortedGrid, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
+    fn rekey_avx2(grid: &mut SortedGrid, moved: &mut Vec<Entry>, g: &DenseGeom) -> Option<usize> {
         grid.rekey_body(moved, g)
     }
 
@@ -645,7 +693,7 @@ mod avx2 {
         grid: &mut SortedGrid,
         moved: &mut Vec<Entry>,
         g: &DenseGeom,
-    ) -> bool {
+    ) -> Option<usize> {
         // SAFETY: as in `dense_pairs` below.
         unsafe { rekey_avx2(grid, moved, g) }
     }
@@ -695,6 +743,10 @@ pub struct SortedGrid {
     listed: Vec<bool>,
     /// Per slot: where the last build listed it (`NOWHERE`, `REGULAR` or `OVERSIZE`).
     place: Vec<u8>,
+    /// Per slot listed `REGULAR` by the last build of a dense layout: its entry's index and key
+    /// (so that the re-keying visits the dirty slots in their own order, reading this table and
+    /// the slot table in that order, and only stores into the entries).
+    home: Vec<Home>,
     /// Regular proxies of the last build, sorted by key.
     entries: Vec<Entry>,
     /// The entries in columns, for the pair search and queries (dense layout only).
@@ -739,6 +791,7 @@ impl SortedGrid {
             dirty: Vec::new(),
             listed: Vec::new(),
             place: Vec::new(),
+            home: Vec::new(),
             entries: Vec::new(),
             columns: Columns::default(),
             moved: Vec::new(),
@@ -767,6 +820,7 @@ impl SortedGrid {
             + self.dirty.capacity() * size_of::<u32>()
             + self.listed.capacity()
             + self.place.capacity()
+            + self.home.capacity() * size_of::<Home>()
             + (self.entries.capacity() + self.moved.capacity() + self.sorted.capacity())
                 * size_of::<Entry>()
             + self.columns.capacity_bytes()
@@ -817,13 +871,21 @@ impl SortedGrid {
     fn mark_dirty(&mut self, slot: u32) {
         let s = slot as usize;
         if self.listed.len() <= s {
-            self.listed.resize(s + 1, false);
-            self.place.resize(s + 1, NOWHERE);
+            self.grow_slot_tables(s + 1);
         }
         if !self.listed[s] {
             self.listed[s] = true;
             self.dirty.push(slot);
         }
+    }
+
+    /// Grows the per-slot tables to `len` slots (a new slot; kept out of `update`'s path).
+    #[cold]
+    #[inline(never)]
+    fn grow_slot_tables(&mut self, len: usize) {
+        self.listed.resize(len, false);
+        self.place.resize(len, NOWHERE);
+        self.home.resize(len, Home::default());
     }
 
     /// Forgets the dirty list (after a build).
@@ -859,22 +921,23 @@ impl SortedGrid {
     fn build_coherent(&mut self, origin: [i64; 3], dims: [i64; 3]) -> bool {
         let mut moved = core::mem::take(&mut self.moved);
         moved.clear();
-        let done = self.rekey(&mut moved, &DenseGeom::new(origin, dims));
-        if done {
+        let dead = self.rekey(&mut moved, &DenseGeom::new(origin, dims));
+        if let Some(dead) = dead {
             let (py, pz) = (dims[1] as usize + 1, dims[2] as usize + 1);
-            self.merge(&mut moved, dims[0] as usize * py * pz);
+            self.merge(&mut moved, dims[0] as usize * py * pz, dead);
         }
         self.moved = moved;
-        done
+        dead.is_some()
     }
 
-    /// Refreshes the oversize list and the entries from the dirty proxies, moving the entries
-    /// whose key changed (and new proxies) to `moved`. False when a home cell falls outside
-    /// the layout.
+    /// Refreshes the oversize list and the entries from the dirty proxies: entries whose key
+    /// stays get their new box in place, entries whose key changed (and new proxies) go to
+    /// `moved`, those that leave are marked `DEAD`. Returns how many entries are marked, or
+    /// `None` when a home cell falls outside the layout.
     ///
     /// On a CPU with AVX2 the same code runs compiled for AVX2 (see [`avx2`]).
     #[inline(never)]
-    fn rekey(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
+    fn rekey(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if let Some(cpu) = avx2::Avx2::detect() {
             return avx2::rekey(cpu, self, moved, g);
@@ -885,7 +948,56 @@ impl SortedGrid {
     /// The body of [`Self::rekey`], instantiated for the build's own target features and for
     /// AVX2.
     #[inline(always)]
-    fn rekey_body(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> bool {
+    fn rekey_body(&mut self, moved: &mut Vec<Entry>, g: &DenseGeom) -> Option<usize> {
+        // The dirty entries, visited in dirty (update) order: the reads of the slot table and
+        // of `home` follow that order, the entries only receive stores (no read of the old
+        // entry). Most boxes keep their key: their entry takes the new box in place.
+        let inv = self.inv_cell;
+        let mut dead = 0;
+        // The tables as local slices (so that their addresses stay in registers).
+        let (dirty, place, home) = (&self.dirty[..], &mut self.place[..], &self.home[..]);
+        let (entries, proxies, oversize) =
+            (&mut self.entries[..], &self.proxies, &mut self.oversize);
+        for (i, &slot) in dirty.iter().enumerate() {
+            // The entry a few dirty slots ahead, requested now (its store then rarely waits).
+            if let Some(&ahead) = dirty.get(i + PREFETCH_AHEAD) {
+                if let Some(e) = entries.get(home[ahead as usize].pos as usize) {
+                    prefetch(e);
+                }
+            }
+            let s = slot as usize;
+            if place[s] != REGULAR {
+                continue;
+            }
+            let h = home[s];
+            let e = &mut entries[h.pos as usize];
+            let Some(p) = proxies.at(slot) else {
+                e.key = DEAD;
+                place[s] = NOWHERE;
+                dead += 1;
+                continue;
+            };
+            match g.classify(inv, &p.aabb) {
+                Class::Key(key) if key == h.key => e.aabb = p.aabb,
+                Class::Key(key) => {
+                    moved.push(Entry {
+                        aabb: p.aabb,
+                        slot,
+                        key,
+                    });
+                    e.key = DEAD;
+                    dead += 1;
+                }
+                Class::Oversize => {
+                    // Checked again (and kept) by the oversize pass below.
+                    oversize.push(slot);
+                    place[s] = OVERSIZE;
+                    e.key = DEAD;
+                    dead += 1;
+                }
+                Class::Outside => return None,
+            }
+        }
         // The oversize list, compacted in place.
         let mut w = 0;
         for r in 0..self.oversize.len() {
@@ -895,7 +1007,7 @@ impl SortedGrid {
                     self.place[slot as usize] = NOWHERE;
                     continue;
                 };
-                match g.classify(self.inv_cell, &p.aabb) {
+                match g.classify(inv, &p.aabb) {
                     Class::Oversize => {}
                     Class::Key(key) => {
                         moved.push(Entry {
@@ -906,58 +1018,13 @@ impl SortedGrid {
                         self.place[slot as usize] = REGULAR;
                         continue;
                     }
-                    Class::Outside => return false,
+                    Class::Outside => return None,
                 }
             }
             self.oversize[w] = slot;
             w += 1;
         }
         self.oversize.truncate(w);
-        // The new boxes of the listed entries, in a loop of its own: the loads from the slot
-        // table are scattered, and a short loop body keeps many of them in flight. A removed
-        // proxy's entry gets the key `DEAD`, a moved one the `LISTED` bit.
-        for e in self.entries.iter_mut() {
-            if self.listed[e.slot as usize] {
-                match self.proxies.at(e.slot) {
-                    Some(p) => {
-                        e.aabb = p.aabb;
-                        e.key |= LISTED;
-                    }
-                    None => e.key = DEAD,
-                }
-            }
-        }
-        // The entries, compacted in place: those whose key changed go to `moved`, those that
-        // leave (removed, or now oversize) are dropped, the others keep their order.
-        let (mut w, inv) = (0, self.inv_cell);
-        for r in 0..self.entries.len() {
-            let mut e = self.entries[r];
-            let slot = e.slot as usize;
-            if e.key & LISTED != 0 {
-                if e.key == DEAD {
-                    self.place[slot] = NOWHERE;
-                    continue;
-                }
-                e.key &= !LISTED;
-                match g.classify(inv, &e.aabb) {
-                    Class::Key(key) if key == e.key => {}
-                    Class::Key(key) => {
-                        e.key = key;
-                        moved.push(e);
-                        continue;
-                    }
-                    Class::Oversize => {
-                        self.oversize.push(e.slot);
-                        self.place[slot] = OVERSIZE;
-                        continue;
-                    }
-                    Class::Outside => return false,
-                }
-            }
-            self.entries[w] = e;
-            w += 1;
-        }
-        self.entries.truncate(w);
         // Proxies listed nowhere yet (inserted since the last build).
         for &slot in &self.dirty {
             if self.place[slot as usize] != NOWHERE {
@@ -966,7 +1033,7 @@ impl SortedGrid {
             let Some(p) = self.proxies.at(slot) else {
                 continue;
             };
-            match g.classify(self.inv_cell, &p.aabb) {
+            match g.classify(inv, &p.aabb) {
                 Class::Key(key) => {
                     moved.push(Entry {
                         aabb: p.aabb,
@@ -979,44 +1046,82 @@ impl SortedGrid {
                     self.oversize.push(slot);
                     self.place[slot as usize] = OVERSIZE;
                 }
-                Class::Outside => return false,
+                Class::Outside => return None,
             }
         }
-        true
+        Some(dead)
     }
 
-    /// Sorts `moved` by key (keys below `bound`) and merges it into the sorted entries, from
-    /// the back, in place; then refreshes the columns.
+    /// Sorts `moved` by key (keys below `bound`) and merges it with the entries not marked
+    /// `DEAD` (`dead` of them are) into the second buffer, in one pass that also refreshes the
+    /// key column and `home`.
     #[inline(never)]
-    fn merge(&mut self, moved: &mut Vec<Entry>, bound: usize) {
+    fn merge(&mut self, moved: &mut Vec<Entry>, bound: usize, dead: usize) {
         if moved.len() >= RADIX_MIN {
             radix_sort(moved, &mut self.sorted, bound);
         } else {
             moved.sort_unstable_by_key(|e| e.key);
         }
-        let entries = &mut self.entries;
-        let mut i = entries.len();
-        entries.resize(i + moved.len(), empty_entry());
-        let mut k = entries.len();
-        // From the back: each moved entry goes after the kept entries of keys up to its own
-        // (the order a sequential merge gives), found by a galloping search back from the
-        // last kept entry not yet placed; the kept entries after it move as one block. Few keys
-        // change per frame, so the blocks are long and the searches short.
-        for m in moved.iter().rev() {
-            let mut step = 1;
-            while step <= i && entries[i - step].key > m.key {
-                step *= 2;
+        let n = self.entries.len() - dead + moved.len();
+        let mut out = core::mem::take(&mut self.sorted);
+        out.clear();
+        out.reserve(n);
+        let keys = &mut self.columns.keys;
+        keys.clear();
+        keys.reserve(n + PAD);
+        // Written through the spare capacity, one store each (no length updates in the loop).
+        let (o, k) = (
+            &mut out.spare_capacity_mut()[..n],
+            &mut keys.spare_capacity_mut()[..n],
+        );
+        let home = &mut self.home;
+        let mut w = 0;
+        // A moved entry goes after the kept entries of keys up to its own. `next`: the key of
+        // the next moved entry (`DEAD`, above every key, when none is left).
+        let mut j = 0;
+        let mut next = moved.first().map_or(DEAD, |m| m.key);
+        for e in &self.entries {
+            if e.key == DEAD {
+                continue;
             }
-            // Keys in `entries[..i - step]` (if any) are at most `m.key`, those in
-            // `entries[i - step / 2..i]` above it.
-            let lo = i - step.min(i);
-            let p = lo + entries[lo..i - step / 2].partition_point(|e| e.key <= m.key);
-            entries.copy_within(p..i, k - (i - p));
-            k -= i - p + 1;
-            i = p;
-            entries[k] = *m;
+            if next < e.key {
+                while j < moved.len() && moved[j].key < e.key {
+                    put(o, k, home, w, &moved[j]);
+                    w += 1;
+                    j += 1;
+                }
+                next = moved.get(j).map_or(DEAD, |m| m.key);
+            }
+            put(o, k, home, w, e);
+            w += 1;
         }
-        self.columns.fill(entries);
+        for m in &moved[j..] {
+            put(o, k, home, w, m);
+            w += 1;
+        }
+        // Every kept entry (`entries.len() - dead`) and every moved one was written once, to
+        // `o[..w]` and `k[..w]` in order (`put` panics past `n`).
+        assert_eq!(w, n, "re-keying lost count of the entries");
+        // SAFETY: `out` and `keys` have capacity for `n` elements (reserved above), and their
+        // first `n` elements were initialized by `put` (`w == n` writes at indices 0, 1, ...).
+        #[allow(unsafe_code)]
+        unsafe {
+            out.set_len(n);
+            keys.set_len(n);
+        }
+        keys.resize(n + PAD, i32::MAX);
+        self.sorted = core::mem::replace(&mut self.entries, out);
+    }
+
+    /// Refreshes the key column and the entry index of every regular slot (dense layout).
+    fn fill_columns(&mut self) {
+        self.columns.fill(&self.entries);
+        for (i, e) in self.entries.iter().enumerate() {
+            self.home[e.slot as usize] = Home {
+                pos: i as u32,
+                key: e.key,
+            };
+        }
     }
 
     /// Sorts every live proxy into the entries (regular) or the oversize list, choosing the
@@ -1082,9 +1187,7 @@ impl SortedGrid {
         self.entries = items;
         self.sorted = other;
         match self.layout {
-            Layout::Dense { .. } => {
-                self.columns.fill(&self.entries);
-            }
+            Layout::Dense { .. } => self.fill_columns(),
             Layout::Hashed { .. } => {
                 // Bucket starts; `entries[start[b]..start[b + 1]]` is bucket `b`.
                 let start = &mut self.start;
@@ -1646,7 +1749,19 @@ mod tests {
                 assert!(grid.remove(g));
                 assert!(brute.remove(br));
                 let bx = make(&mut rng, 5.0);
-                live.push((grid.insert(bx, 7), brute.insert(bx, 7), bx));
+                let (g2, br2) = (grid.insert(bx, 7), brute.insert(bx, 7));
+                assert_eq!(g2.index, g.index, "the freed slot is reused");
+                // The stale handle is refused; the new proxy moves within the same frame (its
+                // slot's entry of the last build is the removed proxy's).
+                assert!(!grid.update(g, bx, Vector3::zeros()));
+                let bx = if frame % 2 == 0 {
+                    make(&mut rng, 5.0)
+                } else {
+                    bx
+                };
+                assert!(grid.update(g2, bx, Vector3::zeros()));
+                brute.update(br2, bx, Vector3::zeros());
+                live.push((g2, br2, bx));
             }
             assert_same(&mut grid, &mut brute, &format!("frame {frame}"));
             // A second call without changes: the coherent build with nothing listed.
