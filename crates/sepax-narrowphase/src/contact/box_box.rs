@@ -637,6 +637,34 @@ impl Poly {
             len: 0,
         }
     }
+
+    /// The quad with vertices `c ± u ± v` in the order (+,+), (-,+), (-,-), (+,-); vertex `vi`
+    /// starts edge `vi`.
+    #[inline(always)]
+    fn quad(c: [Real; 3], u: [Real; 3], v: [Real; 3]) -> Poly {
+        let mut quad = Poly::empty();
+        for m in 0..3 {
+            let (cm, um, vm) = (c[m], u[m], v[m]);
+            let row = [
+                (cm + um) + vm,
+                (cm - um) + vm,
+                (cm - um) - vm,
+                (cm + um) - vm,
+            ];
+            let dst = match m {
+                0 => &mut quad.x,
+                1 => &mut quad.y,
+                _ => &mut quad.z,
+            };
+            dst[..4].copy_from_slice(&row);
+        }
+        for vi in 0..4 {
+            quad.id[vi] = point_code(KIND_VERTEX, vi as u32, 0);
+            quad.edge[vi] = vi as u8;
+        }
+        quad.len = 4;
+        quad
+    }
 }
 
 // Feature-id layout: bits 0..3 reference face (axis * 2 + positive side), bit 3 reference box is
@@ -1071,28 +1099,7 @@ fn face_contact(
     ];
     let u = [r1[f1] * s1, r1[f2] * s1, r1[f] * s1 * sf];
     let v = [r2[f1] * s2, r2[f2] * s2, r2[f] * s2 * sf];
-    let mut quad = Poly::empty();
-    // Vertices c ± u ± v in the order (+,+), (-,+), (-,-), (+,-); vertex vi starts edge vi.
-    for m in 0..3 {
-        let (cm, um, vm) = (c[m], u[m], v[m]);
-        let row = [
-            (cm + um) + vm,
-            (cm - um) + vm,
-            (cm - um) - vm,
-            (cm + um) - vm,
-        ];
-        let dst = match m {
-            0 => &mut quad.x,
-            1 => &mut quad.y,
-            _ => &mut quad.z,
-        };
-        dst[..4].copy_from_slice(&row);
-    }
-    for vi in 0..4 {
-        quad.id[vi] = point_code(KIND_VERTEX, vi as u32, 0);
-        quad.edge[vi] = vi as u8;
-    }
-    quad.len = 4;
+    let mut quad = Poly::quad(c, u, v);
     // Side planes of the reference face, widened by the slop.
     let (lx, ly) = (hr[f1] + slop, hr[f2] + slop);
     let xs = V4::new(quad.x[0], quad.x[1], quad.x[2], quad.x[3]).abs();
@@ -1514,32 +1521,6 @@ mod tests {
         assert!(skipped > tilted * 3 / 4, "skipped {skipped} of {tilted}");
     }
 
-    /// The quad with vertices `c ± u ± v` as `face_contact` builds it.
-    fn quad_of(c: [Real; 3], u: [Real; 3], v: [Real; 3]) -> Poly {
-        let mut quad = Poly::empty();
-        for m in 0..3 {
-            let (cm, um, vm) = (c[m], u[m], v[m]);
-            let row = [
-                (cm + um) + vm,
-                (cm - um) + vm,
-                (cm - um) - vm,
-                (cm + um) - vm,
-            ];
-            let dst = match m {
-                0 => &mut quad.x,
-                1 => &mut quad.y,
-                _ => &mut quad.z,
-            };
-            dst[..4].copy_from_slice(&row);
-        }
-        for vi in 0..4 {
-            quad.id[vi] = point_code(KIND_VERTEX, vi as u32, 0);
-            quad.edge[vi] = vi as u8;
-        }
-        quad.len = 4;
-        quad
-    }
-
     /// `clip_lines` gives the points, order and codes of the four Sutherland–Hodgman passes,
     /// bit for bit, whenever it answers: on random quads (general position), and on quads
     /// snapped onto the side planes, shrunk to segments or points, or spanning the rectangle
@@ -1555,7 +1536,7 @@ mod tests {
             let c = [r(1.5), r(1.5), r(1.0)];
             let mut u = [r(1.5), r(1.5), r(0.5)];
             let mut v = [r(1.5), r(1.5), r(0.5)];
-            let mut quad = quad_of(c, u, v);
+            let mut quad = Poly::quad(c, u, v);
             match trial % 8 {
                 // A vertex on a side plane.
                 5 => {
@@ -1575,7 +1556,7 @@ mod tests {
                         u = [0.0; 3];
                         v = [0.0; 3];
                     }
-                    quad = quad_of(c, u, v);
+                    quad = Poly::quad(c, u, v);
                 }
                 _ => {}
             }
