@@ -1537,27 +1537,11 @@ mod tests {
                 }
                 let q = b([-3.0, -3.0, -3.0], [3.0 + frame as Real * 0.1, 3.0, 3.0]);
                 for pass in 0..2 {
-                    let (mut a, mut c) = (Vec::new(), Vec::new());
-                    grid.query_aabb(&q, &mut |id| {
-                        a.push(id.index);
-                        Visit::Continue
-                    });
-                    brute.query_aabb(&q, &mut |id| {
-                        c.push(id.index);
-                        Visit::Continue
-                    });
-                    a.sort_unstable();
-                    c.sort_unstable();
-                    assert_eq!(a, c, "query, frame {frame}, pass {pass}");
+                    assert_same_query(&grid, &brute, &q, &format!("frame {frame}, pass {pass}"));
                     let (mut p, mut pb) = (Vec::new(), Vec::new());
                     grid.update_pairs(&mut p);
                     brute.update_pairs(&mut pb);
-                    let key = |v: &[(ProxyId, ProxyId)]| {
-                        v.iter()
-                            .map(|(x, y)| (x.index, y.index))
-                            .collect::<Vec<_>>()
-                    };
-                    assert_eq!(key(&p), key(&pb), "pairs, frame {frame}");
+                    assert_eq!(slot_pairs(&p), slot_pairs(&pb), "pairs, frame {frame}");
                 }
                 assert_eq!(
                     matches!(grid.layout, Layout::Hashed { .. }),
@@ -1618,35 +1602,40 @@ mod tests {
         }
     }
 
+    /// The pairs as slot indices (grid and brute force give equal slots to equal inserts).
+    fn slot_pairs(v: &[(ProxyId, ProxyId)]) -> Vec<(u32, u32)> {
+        v.iter().map(|(x, y)| (x.index, y.index)).collect()
+    }
+
+    /// `grid` and `brute` report the same slots for the query box `q`.
+    fn assert_same_query(grid: &SortedGrid, brute: &BruteForce, q: &Aabb, what: &str) {
+        let (mut a, mut c) = (Vec::new(), Vec::new());
+        grid.query_aabb(q, &mut |id| {
+            a.push(id.index);
+            Visit::Continue
+        });
+        brute.query_aabb(q, &mut |id| {
+            c.push(id.index);
+            Visit::Continue
+        });
+        a.sort_unstable();
+        c.sort_unstable();
+        assert_eq!(a, c, "query, {what}");
+    }
+
     /// Pairs and a few queries of `grid` against `brute` (same slots in both).
     fn assert_same(grid: &mut SortedGrid, brute: &mut BruteForce, what: &str) {
-        let index = |v: &[(ProxyId, ProxyId)]| {
-            v.iter()
-                .map(|(x, y)| (x.index, y.index))
-                .collect::<Vec<_>>()
-        };
         for q in [
             b([-2.0, -2.0, -2.0], [2.0, 2.0, 2.0]),
             b([0.5, -9.0, 0.25], [0.5, 9.0, 0.25]),
             b([-50.0, -50.0, -50.0], [50.0, 50.0, 50.0]),
         ] {
-            let (mut a, mut c) = (Vec::new(), Vec::new());
-            grid.query_aabb(&q, &mut |id| {
-                a.push(id.index);
-                Visit::Continue
-            });
-            brute.query_aabb(&q, &mut |id| {
-                c.push(id.index);
-                Visit::Continue
-            });
-            a.sort_unstable();
-            c.sort_unstable();
-            assert_eq!(a, c, "query before the pairs, {what}");
+            assert_same_query(grid, brute, &q, &format!("before the pairs, {what}"));
         }
         let (mut p, mut q) = (Vec::new(), Vec::new());
         grid.update_pairs(&mut p);
         brute.update_pairs(&mut q);
-        assert_eq!(index(&p), index(&q), "pairs, {what}");
+        assert_eq!(slot_pairs(&p), slot_pairs(&q), "pairs, {what}");
     }
 
     /// The coherent build (entries kept sorted across frames) under churn: small steps (few
