@@ -10,8 +10,8 @@
 
 mod common;
 
-use common::{obb_exact, p64, Category, Gen, CATEGORIES};
-use sepax_exact::{self as ex, ExactShape};
+use common::{exact_shape, p64, Category, Gen, CATEGORIES};
+use sepax_exact as ex;
 use sepax_narrowphase::distance::{
     closest_points_shapes, point_closest_points, ClosestPoints, CLOSEST_POINTS_TABLE,
 };
@@ -27,26 +27,6 @@ const K_WITNESS: f64 = 32.0;
 
 fn u() -> f64 {
     UNIT_ROUNDOFF as f64
-}
-
-fn exact_shape(s: &Shape) -> ExactShape {
-    match s {
-        Shape::Aabb(b) => ExactShape::Box(Box::new(ex::ExactBox::from_aabb(
-            p64(&b.min()),
-            p64(&b.max()),
-        ))),
-        Shape::Obb(b) => ExactShape::Box(Box::new(obb_exact(b))),
-        Shape::Sphere(s) => ExactShape::Sphere {
-            center: p64(&s.center()),
-            radius: s.radius() as f64,
-        },
-        Shape::Capsule(c) => ExactShape::Capsule {
-            p0: p64(&c.p0()),
-            p1: p64(&c.p1()),
-            radius: c.radius() as f64,
-        },
-        Shape::Triangle(t) => ExactShape::Triangle(t.vertices().map(|v| p64(&v))),
-    }
 }
 
 /// Reference point and size of a shape (for the local scale), in f64 (no underflow of the

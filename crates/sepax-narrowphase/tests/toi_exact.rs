@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{obb_exact, p64, Gen};
+use common::{exact_shape, p64, Gen};
 use sepax_exact::{self as ex, ExactShape};
 use sepax_narrowphase::intersect::{intersects, intersects_shapes};
 use sepax_narrowphase::toi::{
@@ -19,26 +19,6 @@ use sepax_narrowphase::toi::{
 };
 use sepax_shapes::math::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeKind, Sphere, Triangle};
-
-fn exact_shape(s: &Shape) -> ExactShape {
-    match s {
-        Shape::Aabb(b) => ExactShape::Box(Box::new(ex::ExactBox::from_aabb(
-            p64(&b.min()),
-            p64(&b.max()),
-        ))),
-        Shape::Obb(b) => ExactShape::Box(Box::new(obb_exact(b))),
-        Shape::Sphere(s) => ExactShape::Sphere {
-            center: p64(&s.center()),
-            radius: s.radius() as f64,
-        },
-        Shape::Capsule(c) => ExactShape::Capsule {
-            p0: p64(&c.p0()),
-            p1: p64(&c.p1()),
-            radius: c.radius() as f64,
-        },
-        Shape::Triangle(t) => ExactShape::Triangle(t.vertices().map(|v| p64(&v))),
-    }
-}
 
 fn v64(v: &Vector3) -> [f64; 3] {
     [v.x as f64, v.y as f64, v.z as f64]

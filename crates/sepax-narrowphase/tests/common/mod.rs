@@ -442,6 +442,27 @@ pub fn shape_box(s: &Shape) -> Option<AnyBox> {
     }
 }
 
+/// The exact reference shape of any shape (its f32/f64 values converted exactly).
+pub fn exact_shape(s: &Shape) -> sepax_exact::ExactShape {
+    match s {
+        Shape::Aabb(b) => sepax_exact::ExactShape::Box(Box::new(ExactBox::from_aabb(
+            p64(&b.min()),
+            p64(&b.max()),
+        ))),
+        Shape::Obb(b) => sepax_exact::ExactShape::Box(Box::new(obb_exact(b))),
+        Shape::Sphere(s) => sepax_exact::ExactShape::Sphere {
+            center: p64(&s.center()),
+            radius: s.radius() as f64,
+        },
+        Shape::Capsule(c) => sepax_exact::ExactShape::Capsule {
+            p0: p64(&c.p0()),
+            p1: p64(&c.p1()),
+            radius: c.radius() as f64,
+        },
+        Shape::Triangle(t) => sepax_exact::ExactShape::Triangle(t.vertices().map(|v| p64(&v))),
+    }
+}
+
 /// The exact answer (big-integer reference) to "do the closed shapes share a point?" for any
 /// ordered pair of kinds.
 pub fn exact_shapes_intersect(a: &Shape, b: &Shape) -> bool {
