@@ -19,7 +19,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parry3d::math::{Pose, Rot3, Vec3};
+use parry3d::math::Pose;
 use parry3d::query::details::contact_manifold_cuboid_cuboid;
 use parry3d::query::ContactManifold;
 use parry3d::shape::Cuboid;
@@ -28,26 +28,16 @@ use sepax::narrowphase::contact::ContactConfig;
 use sepax::prelude::*;
 use std::hint::black_box;
 
+#[path = "data/shared.rs"]
+mod shared;
+use shared::to_parry;
+
 #[path = "data/box_pairs.rs"]
 mod data;
 use data::{data_set, Pair};
 
 /// A pair as parry3d sees it.
 type ParryPair = ((Pose, Cuboid), (Pose, Cuboid));
-
-fn to_parry(o: &Obb) -> (Pose, Cuboid) {
-    let q = UnitQuaternion::from_matrix(o.axes());
-    let c = o.center();
-    let pose = Pose::from_parts(
-        Vec3::new(c.x as f32, c.y as f32, c.z as f32),
-        Rot3::from_xyzw(q.i as f32, q.j as f32, q.k as f32, q.w as f32),
-    );
-    let h = o.half_extents();
-    (
-        pose,
-        Cuboid::new(Vec3::new(h.x as f32, h.y as f32, h.z as f32)),
-    )
-}
 
 fn exact_box(b: &Obb) -> sepax_exact::ExactBox {
     let c = b.center();

@@ -20,7 +20,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parry3d::math::{Pose, Rot3, Vec3};
+use parry3d::math::{Pose, Vec3};
 use parry3d::query::{NonlinearRigidMotion, ShapeCastOptions};
 use parry3d::shape::Cuboid;
 use rand::{Rng, SeedableRng};
@@ -33,21 +33,15 @@ const N: usize = 1024;
 const T_MAX: Real = 1.0;
 const SAMPLES: usize = 2000;
 
+#[path = "data/shared.rs"]
+mod shared;
+use shared::{random_rotation, to_parry};
+
 struct Case {
     a: Obb,
     b: Obb,
     vb: Vector3,
     wb: Vector3,
-}
-
-fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion {
-    let q = Quaternion::new(
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-    );
-    UnitQuaternion::new_normalize(q)
 }
 
 fn vec(rng: &mut ChaCha8Rng, r: Real) -> Vector3 {
@@ -101,20 +95,6 @@ fn data_set(name: &str) -> Vec<Case> {
             }
         })
         .collect()
-}
-
-fn to_parry(o: &Obb) -> (Pose, Cuboid) {
-    let q = UnitQuaternion::from_matrix(o.axes());
-    let c = o.center();
-    let pose = Pose::from_parts(
-        Vec3::new(c.x as f32, c.y as f32, c.z as f32),
-        Rot3::from_xyzw(q.i as f32, q.j as f32, q.k as f32, q.w as f32),
-    );
-    let h = o.half_extents();
-    (
-        pose,
-        Cuboid::new(Vec3::new(h.x as f32, h.y as f32, h.z as f32)),
-    )
 }
 
 fn v3(v: &Vector3) -> Vec3 {

@@ -17,26 +17,18 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parry3d::math::{Pose, Rot3, Vec3};
-use parry3d::shape::Cuboid;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax::prelude::*;
 use std::hint::black_box;
 
+#[path = "data/shared.rs"]
+mod shared;
+use shared::{random_rotation, to_parry};
+
 struct Pair {
     a: Obb,
     b: Obb,
-}
-
-fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion {
-    let q = Quaternion::new(
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-    );
-    UnitQuaternion::new_normalize(q)
 }
 
 fn random_box(rng: &mut ChaCha8Rng, spread: Real, rot: Option<UnitQuaternion>) -> Obb {
@@ -107,20 +99,6 @@ fn data_set(name: &str, n: usize) -> Vec<Pair> {
             }
         })
         .collect()
-}
-
-fn to_parry(o: &Obb) -> (Pose, Cuboid) {
-    let q = UnitQuaternion::from_matrix(o.axes());
-    let c = o.center();
-    let pose = Pose::from_parts(
-        Vec3::new(c.x as f32, c.y as f32, c.z as f32),
-        Rot3::from_xyzw(q.i as f32, q.j as f32, q.k as f32, q.w as f32),
-    );
-    let h = o.half_extents();
-    (
-        pose,
-        Cuboid::new(Vec3::new(h.x as f32, h.y as f32, h.z as f32)),
-    )
 }
 
 fn bench(c: &mut Criterion) {

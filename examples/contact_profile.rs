@@ -15,6 +15,8 @@ use std::hint::black_box;
 
 #[path = "../benches/data/box_pairs.rs"]
 mod data;
+#[path = "../benches/data/shared.rs"]
+mod shared;
 
 /// One call, kept out of line so that `--toggle-collect='*contact_manifold*'` covers all of it
 /// (the library function is inlined into its caller).

@@ -5,22 +5,14 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax::prelude::*;
 
+use crate::shared::random_rotation;
+
 /// Two boxes.
 pub struct Pair {
     /// The first box.
     pub a: Obb,
     /// The second box.
     pub b: Obb,
-}
-
-fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion {
-    let q = Quaternion::new(
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-    );
-    UnitQuaternion::new_normalize(q)
 }
 
 fn half(rng: &mut ChaCha8Rng) -> Vector3 {
