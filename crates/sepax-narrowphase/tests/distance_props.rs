@@ -7,36 +7,17 @@
 
 #![allow(clippy::unnecessary_cast)] // `as f64` is needed when `Real` is f32.
 
+mod common;
+
+use common::strategies::{point, rotation, size};
 use proptest::prelude::*;
 use sepax_narrowphase::distance::{closest_points_shapes, point_closest_points};
 use sepax_narrowphase::intersect::intersects_shapes;
 use sepax_narrowphase::toi::{cast_shapes, CastOptions};
-use sepax_shapes::math::{Point3, Real, UnitQuaternion, Vector3};
+use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, Sphere, Triangle};
 
-fn coord() -> impl Strategy<Value = Real> {
-    -4.0 as Real..4.0 as Real
-}
-fn point() -> impl Strategy<Value = Point3> {
-    (coord(), coord(), coord()).prop_map(|(x, y, z)| Point3::new(x, y, z))
-}
-fn size() -> impl Strategy<Value = Real> {
-    prop_oneof![Just(0.0 as Real), 0.0 as Real..2.0 as Real]
-}
-fn rotation() -> impl Strategy<Value = UnitQuaternion> {
-    (-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0).prop_filter_map(
-        "zero quaternion",
-        |(w, x, y, z)| {
-            let n = (w * w + x * x + y * y + z * z).sqrt();
-            (n > 0.1).then(|| {
-                UnitQuaternion::new_normalize(sepax_shapes::math::Quaternion::new(
-                    w as Real, x as Real, y as Real, z as Real,
-                ))
-            })
-        },
-    )
-}
 fn shape() -> impl Strategy<Value = Shape> {
     prop_oneof![
         (point(), size(), size(), size()).prop_map(|(c, x, y, z)| Shape::Aabb(

@@ -7,6 +7,9 @@
 #![allow(clippy::unnecessary_cast)] // `as f64` is needed when `Real` is f32.
 
 use nalgebra::Translation3;
+mod common;
+
+use common::strategies::{coord, point, rotation, size as radius};
 use proptest::prelude::*;
 use sepax_exact as ex;
 use sepax_narrowphase::intersect as ix;
@@ -17,28 +20,6 @@ fn f3(p: &Point3) -> [f64; 3] {
     [p.x as f64, p.y as f64, p.z as f64]
 }
 
-fn coord() -> impl Strategy<Value = Real> {
-    -4.0 as Real..4.0 as Real
-}
-fn point() -> impl Strategy<Value = Point3> {
-    (coord(), coord(), coord()).prop_map(|(x, y, z)| Point3::new(x, y, z))
-}
-fn radius() -> impl Strategy<Value = Real> {
-    prop_oneof![Just(0.0 as Real), 0.0 as Real..2.0 as Real]
-}
-fn rotation() -> impl Strategy<Value = UnitQuaternion> {
-    (-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0).prop_filter_map(
-        "zero quaternion",
-        |(w, x, y, z)| {
-            let n = (w * w + x * x + y * y + z * z).sqrt();
-            (n > 0.1).then(|| {
-                UnitQuaternion::new_normalize(sepax_shapes::math::Quaternion::new(
-                    w as Real, x as Real, y as Real, z as Real,
-                ))
-            })
-        },
-    )
-}
 fn half_extents() -> impl Strategy<Value = Vector3> {
     (
         0.0 as Real..2.0 as Real,
@@ -55,14 +36,6 @@ fn obb() -> impl Strategy<Value = Obb> {
 }
 fn triangle() -> impl Strategy<Value = Triangle> {
     (point(), point(), point()).prop_map(|(a, b, c)| Triangle::new(a, b, c).unwrap())
-}
-fn exact_obb(b: &Obb) -> ex::ExactBox {
-    let v = |x: Vector3| [x.x as f64, x.y as f64, x.z as f64];
-    ex::ExactBox::new(
-        f3(&b.center()),
-        [0, 1, 2].map(|k| v(b.axis(k))),
-        v(b.half_extents()),
-    )
 }
 fn exact_aabb(b: &Aabb) -> ex::ExactBox {
     ex::ExactBox::from_aabb(f3(&b.min()), f3(&b.max()))
@@ -155,7 +128,11 @@ fn gap(a: &Round, b: &Other) -> (f64, f64) {
             )
         }
         Other::A(bx) => (ex::segment_box_distance_sq(p, q, &exact_aabb(bx)), 0.0, 1.0),
-        Other::O(bx) => (ex::segment_box_distance_sq(p, q, &exact_obb(bx)), 0.0, 1.0),
+        Other::O(bx) => (
+            ex::segment_box_distance_sq(p, q, &common::obb_exact(bx)),
+            0.0,
+            1.0,
+        ),
         Other::T(t) => (
             ex::segment_triangle_distance_sq(p, q, t.vertices().map(|v| f3(&v))),
             0.0,

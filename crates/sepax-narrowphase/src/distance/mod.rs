@@ -99,32 +99,7 @@ pub const TOUCH_SNAP: Real = 4.0 * crate::gjk::GJK_TOLERANCE;
 /// products of up to six coordinates (determinants with their rounding errors), so the window
 /// is narrower than for squared distances: `2^(±16·6)` stays inside the normal range of `f32`.
 fn pow2_unit(m: Real) -> Real {
-    const LIMIT: Real = 65536.0;
-    if !m.is_finite() || m == 0.0 || (m < LIMIT && m > 1.0 / LIMIT) {
-        return 1.0;
-    }
-    let (mut x, mut k): (Real, Real) = (m, 1.0);
-    while x >= LIMIT {
-        x /= LIMIT;
-        k /= LIMIT;
-    }
-    while x <= 1.0 / LIMIT {
-        x *= LIMIT;
-        k *= LIMIT;
-    }
-    while x >= 1.0 / 16.0 {
-        x *= 0.5;
-        k *= 0.5;
-    }
-    while x < 1.0 / 32.0 {
-        x *= 2.0;
-        k *= 2.0;
-    }
-    if k == 0.0 || !k.is_finite() {
-        1.0
-    } else {
-        k
-    }
+    crate::geometry::robust::pow2_scale(m, 65536.0)
 }
 
 /// The local scale of a core pair: distance between the reference points plus the sizes.

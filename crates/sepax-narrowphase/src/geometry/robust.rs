@@ -52,11 +52,19 @@ pub fn norm1(v: &Vector3) -> Real {
 /// keeps squared distances away from overflow and underflow.
 #[inline]
 pub(crate) fn unit_scale(m: Real) -> Real {
-    const LIMIT: Real = (1u64 << 40) as Real;
-    if !m.is_finite() || m == 0.0 || (m < LIMIT && m > 1.0 / LIMIT) {
+    pow2_scale(m, (1u64 << 40) as Real)
+}
+
+/// A power of two `k` with `m * k` in `[1/32, 1/16)` when the magnitude `m` lies outside the
+/// window `1 / limit .. limit`; 1 inside it, for `m` zero, negative or not finite, and when
+/// `k` itself would leave the normal range (possible in `f64` only for `m` near the ends of
+/// the range). Every step scales by a power of two, so `x == m * k` exactly throughout and
+/// `k` is the one power of two that lands `m` in `[1/32, 1/16)`, whatever the coarse step.
+pub(crate) fn pow2_scale(m: Real, limit: Real) -> Real {
+    if !(m > 0.0 && m.is_finite()) || (m < limit && m > 1.0 / limit) {
         return 1.0;
     }
-    const STEP: Real = (1u64 << 32) as Real;
+    const STEP: Real = 65536.0;
     let (mut x, mut k): (Real, Real) = (m, 1.0);
     while x >= STEP {
         x /= STEP;
@@ -74,7 +82,6 @@ pub(crate) fn unit_scale(m: Real) -> Real {
         x *= 2.0;
         k *= 2.0;
     }
-    // In f64, k can leave the normal range only for m near the ends of the range.
     if k == 0.0 || !k.is_finite() {
         1.0
     } else {

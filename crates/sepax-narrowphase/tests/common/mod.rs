@@ -3,6 +3,8 @@
 //! reference.
 #![allow(dead_code)]
 
+pub mod strategies;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax_exact::ExactBox;
