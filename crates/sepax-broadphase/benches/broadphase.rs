@@ -60,90 +60,17 @@ use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Ray};
 
-/// Boxes moving in a bounded world; generated in f32 so that every build (f32 or f64 `Real`)
-/// and parry see exactly the same numbers.
-#[derive(Clone)]
-struct Scene {
-    center: Vec<[f32; 3]>,
-    half: Vec<[f32; 3]>,
-    vel: Vec<[f32; 3]>,
-    /// Indices of the boxes that move.
-    moving: Vec<usize>,
-    /// Half the side of the world cube (centred on the origin).
-    world: f32,
-}
+#[path = "data/scene.rs"]
+mod scene;
+use scene::Scene;
 
-impl Scene {
-    fn new(n: usize, static_fraction: f64, seed: u64) -> Self {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let world = (n as f32).cbrt();
-        let mut s = Scene {
-            center: Vec::with_capacity(n),
-            half: Vec::with_capacity(n),
-            vel: Vec::with_capacity(n),
-            moving: Vec::new(),
-            world,
-        };
-        for i in 0..n {
-            let h = [0; 3].map(|_| rng.random_range(0.1f32..0.5));
-            let c = [0; 3].map(|_| rng.random_range(-world + 0.5..world - 0.5));
-            let still = rng.random_bool(static_fraction);
-            let v = if still {
-                [0.0; 3]
-            } else {
-                s.moving.push(i);
-                [0; 3].map(|_| rng.random_range(-0.05f32..0.05))
-            };
-            s.center.push(c);
-            s.half.push(h);
-            s.vel.push(v);
-        }
-        s
-    }
-
-    /// One step: every moving box advances, bouncing off the walls.
-    fn step(&mut self) {
-        let w = self.world;
-        for &i in &self.moving {
-            for k in 0..3 {
-                let mut c = self.center[i][k] + self.vel[i][k];
-                if c.abs() > w - self.half[i][k] {
-                    self.vel[i][k] = -self.vel[i][k];
-                    c = c.clamp(-w + self.half[i][k], w - self.half[i][k]);
-                }
-                self.center[i][k] = c;
-            }
-        }
-    }
-
-    fn aabb(&self, i: usize) -> Aabb {
-        let (c, h) = (self.center[i], self.half[i]);
-        Aabb::new_unchecked(
-            Point3::new(
-                (c[0] - h[0]) as Real,
-                (c[1] - h[1]) as Real,
-                (c[2] - h[2]) as Real,
-            ),
-            Point3::new(
-                (c[0] + h[0]) as Real,
-                (c[1] + h[1]) as Real,
-                (c[2] + h[2]) as Real,
-            ),
-        )
-    }
-
-    fn parry_aabb(&self, i: usize) -> PAabb {
-        let (c, h) = (self.center[i], self.half[i]);
-        PAabb::new(
-            PVec::new(c[0] - h[0], c[1] - h[1], c[2] - h[2]),
-            PVec::new(c[0] + h[0], c[1] + h[1], c[2] + h[2]),
-        )
-    }
-
-    fn velocity(&self, i: usize) -> Vector3 {
-        let v = self.vel[i];
-        Vector3::new(v[0] as Real, v[1] as Real, v[2] as Real)
-    }
+/// A scene box as parry's AABB (the same f32 numbers).
+fn parry_aabb(scene: &Scene, i: usize) -> PAabb {
+    let (c, h) = (scene.center[i], scene.half[i]);
+    PAabb::new(
+        PVec::new(c[0] - h[0], c[1] - h[1], c[2] - h[2]),
+        PVec::new(c[0] + h[0], c[1] + h[1], c[2] + h[2]),
+    )
 }
 
 /// A sepax broad phase with its handles and the scene it follows.
@@ -209,7 +136,7 @@ struct ParryRun {
 impl ParryRun {
     fn new(scene: &Scene) -> Self {
         let leaves: Vec<PAabb> = (0..scene.center.len())
-            .map(|i| scene.parry_aabb(i))
+            .map(|i| parry_aabb(scene, i))
             .collect();
         ParryRun {
             bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves),
@@ -223,7 +150,7 @@ impl ParryRun {
         self.scene.step();
         for &i in &self.scene.moving {
             self.bvh
-                .insert_or_update_partially(self.scene.parry_aabb(i), i as u32, 0.0);
+                .insert_or_update_partially(parry_aabb(&self.scene, i), i as u32, 0.0);
         }
         // As rapier drives it: incremental re-optimisation, then the refit (without the
         // optimisation the tree's quality decays with the run length and so would its times).
@@ -334,8 +261,8 @@ impl RapierRun {
             .iter()
             .filter(|&&(a, b)| {
                 let (a, b) = (
-                    self.scene.parry_aabb(a as usize),
-                    self.scene.parry_aabb(b as usize),
+                    parry_aabb(&self.scene, a as usize),
+                    parry_aabb(&self.scene, b as usize),
                 );
                 a.mins.cmple(b.maxs).all() && b.mins.cmple(a.maxs).all()
             })
@@ -465,7 +392,7 @@ fn bench_rays(c: &mut Criterion) {
         wide.cast_ray_closest(ray).map(|(i, t)| (i as usize, t))
     };
 
-    let leaves: Vec<PAabb> = (0..n).map(|i| scene.parry_aabb(i)).collect();
+    let leaves: Vec<PAabb> = (0..n).map(|i| parry_aabb(&scene, i)).collect();
     let pbvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
     let parry_rays: Vec<PRay> = rays
         .iter()

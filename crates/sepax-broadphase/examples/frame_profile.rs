@@ -3,13 +3,15 @@
 //! `cargo run --release -p sepax-broadphase --example frame_profile -- [N] [FRAMES] [STATIC_FRACTION]`
 #![allow(clippy::unnecessary_cast)]
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, UpdateMode};
 use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId};
-use sepax_shapes::math::{Point3, Real, Vector3};
+use sepax_shapes::math::Real;
 use sepax_shapes::Aabb;
+
+#[path = "../benches/data/scene.rs"]
+mod scene;
+use scene::Scene;
 
 /// Thread CPU time in nanoseconds (Linux), falling back to wall time elsewhere.
 fn cpu_ns() -> u64 {
@@ -29,39 +31,8 @@ fn main() {
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let frames: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
     let static_fraction: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0.0);
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let world = (n as f32).cbrt();
-    let mut center = Vec::with_capacity(n);
-    let mut half = Vec::with_capacity(n);
-    let mut vel = Vec::with_capacity(n);
-    let mut moving = Vec::new();
-    for i in 0..n {
-        let h = [0; 3].map(|_| rng.random_range(0.1f32..0.5));
-        let c = [0; 3].map(|_| rng.random_range(-world + 0.5..world - 0.5));
-        let v = if rng.random_bool(static_fraction) {
-            [0.0; 3]
-        } else {
-            moving.push(i);
-            [0; 3].map(|_| rng.random_range(-0.05f32..0.05))
-        };
-        center.push(c);
-        half.push(h);
-        vel.push(v);
-    }
-    let aabb = |c: [f32; 3], h: [f32; 3]| {
-        Aabb::new_unchecked(
-            Point3::new(
-                (c[0] - h[0]) as Real,
-                (c[1] - h[1]) as Real,
-                (c[2] - h[2]) as Real,
-            ),
-            Point3::new(
-                (c[0] + h[0]) as Real,
-                (c[1] + h[1]) as Real,
-                (c[2] + h[2]) as Real,
-            ),
-        )
-    };
+    // The bench's scene (same seed).
+    let mut scene = Scene::new(n, static_fraction, 7);
     let env = |k: &str, d: Real| -> Real {
         std::env::var(k)
             .ok()
@@ -83,7 +54,7 @@ fn main() {
         let cell: Real = cell.parse().unwrap_or(1.0);
         let mut grid = SortedGrid::new(cell).expect("valid cell size");
         let ids: Vec<ProxyId> = (0..n)
-            .map(|i| grid.insert(aabb(center[i], half[i]), i as u64))
+            .map(|i| grid.insert(scene.aabb(i), i as u64))
             .collect();
         let mut pairs = Vec::new();
         let t0 = cpu_ns();
@@ -95,19 +66,10 @@ fn main() {
         );
         let (mut t_update, mut t_pairs) = (0u64, 0u64);
         for _ in 0..frames {
-            for &i in &moving {
-                for k in 0..3 {
-                    let mut c = center[i][k] + vel[i][k];
-                    if c.abs() > world - half[i][k] {
-                        vel[i][k] = -vel[i][k];
-                        c = c.clamp(-world + half[i][k], world - half[i][k]);
-                    }
-                    center[i][k] = c;
-                }
-            }
+            scene.step();
             let t = cpu_ns();
-            for &i in &moving {
-                grid.update(ids[i], aabb(center[i], half[i]), Vector3::zeros());
+            for &i in &scene.moving {
+                grid.update(ids[i], scene.aabb(i), scene.velocity(i));
             }
             let t1 = cpu_ns();
             grid.update_pairs(&mut pairs);
@@ -126,9 +88,7 @@ fn main() {
         );
         return;
     }
-    let boxes: Vec<(Aabb, u64)> = (0..n)
-        .map(|i| (aabb(center[i], half[i]), i as u64))
-        .collect();
+    let boxes: Vec<(Aabb, u64)> = (0..n).map(|i| (scene.aabb(i), i as u64)).collect();
     let t0 = cpu_ns();
     let mut one_by_one = DynamicBvh::new(config).expect("valid config");
     for &(b, u) in &boxes {
@@ -157,25 +117,11 @@ fn main() {
     let mut reinserted = 0usize;
     let rebuilds0 = bvh.rebuild_count();
     for _ in 0..frames {
-        for &i in &moving {
-            for k in 0..3 {
-                let mut c = center[i][k] + vel[i][k];
-                if c.abs() > world - half[i][k] {
-                    vel[i][k] = -vel[i][k];
-                    c = c.clamp(-world + half[i][k], world - half[i][k]);
-                }
-                center[i][k] = c;
-            }
-        }
+        scene.step();
         let t = cpu_ns();
-        for &i in &moving {
-            let v = vel[i];
+        for &i in &scene.moving {
             let fat_before = bvh.stored_aabb(ids[i]);
-            bvh.update(
-                ids[i],
-                aabb(center[i], half[i]),
-                Vector3::new(v[0] as Real, v[1] as Real, v[2] as Real),
-            );
+            bvh.update(ids[i], scene.aabb(i), scene.velocity(i));
             if bvh.stored_aabb(ids[i]) != fat_before {
                 reinserted += 1;
             }
