@@ -80,6 +80,11 @@ impl RayVec for V256 {
         V256(unsafe { avx!(_mm256_mul_ps, _mm256_mul_pd)(self.0, b.0) })
     }
     #[inline(always)]
+    fn div(self, b: V256) -> V256 {
+        // SAFETY: AVX is present (module soundness note).
+        V256(unsafe { avx!(_mm256_div_ps, _mm256_div_pd)(self.0, b.0) })
+    }
+    #[inline(always)]
     fn min(self, b: V256) -> V256 {
         // SAFETY: AVX is present (module soundness note).
         V256(unsafe { avx!(_mm256_min_ps, _mm256_min_pd)(self.0, b.0) })
@@ -100,6 +105,20 @@ impl RayVec for V256 {
             #[cfg(feature = "f64")]
             let m =
                 arch::_mm256_movemask_pd(arch::_mm256_cmp_pd::<{ arch::_CMP_LE_OQ }>(self.0, b.0));
+            m as u32
+        }
+    }
+    #[inline(always)]
+    fn lt(self, b: V256) -> u32 {
+        // SAFETY: AVX is present (module soundness note). `_CMP_LT_OQ`: ordered, quiet, false
+        // for NaN, like `cmpltps`.
+        unsafe {
+            #[cfg(not(feature = "f64"))]
+            let m =
+                arch::_mm256_movemask_ps(arch::_mm256_cmp_ps::<{ arch::_CMP_LT_OQ }>(self.0, b.0));
+            #[cfg(feature = "f64")]
+            let m =
+                arch::_mm256_movemask_pd(arch::_mm256_cmp_pd::<{ arch::_CMP_LT_OQ }>(self.0, b.0));
             m as u32
         }
     }
