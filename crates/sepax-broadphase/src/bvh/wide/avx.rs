@@ -150,10 +150,8 @@ pub(crate) fn cast_ray(
 /// The CPU must have AVX.
 #[target_feature(enable = "avx")]
 unsafe fn cast_avx(tree: &WideBvh, ray: &Ray, f: impl FnMut(u32, Real) -> RayStep) -> QueryStats {
-    let lanes = RayLanes::<V256>::new(ray);
-    if lanes.regular {
-        tree.cast::<V256, true>(ray, &lanes, f)
-    } else {
-        tree.cast::<V256, false>(ray, &lanes, f)
+    match RayLanes::<V256>::regular(ray) {
+        Some(lanes) => tree.cast::<V256, true>(ray, &lanes, f),
+        None => tree.cast::<V256, false>(ray, &RayLanes::new(ray), f),
     }
 }

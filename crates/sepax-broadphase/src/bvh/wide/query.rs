@@ -6,15 +6,19 @@
 //!   node = root
 //!   loop:
 //!     (mask, t_enter) = slab test of the node's child boxes, lanes entered at t <= clip
-//!     node lanes in mask: none; one (the next node); two (the farther pushed); or more:
-//!       sorted by t_enter (integer keys), all but the nearest pushed farthest first;
-//!       pushed nodes are prefetched
-//!     for each primitive lane in mask: exact Aabb::cast_ray, report (may lower clip)
-//!     node = the nearest if its t_enter <= clip, else pop until an entry with
-//!       t_enter <= clip (end when empty)
+//!     primitive lanes in mask: the exact test of all of them at once (regular rays: the
+//!       vectorised equivalent of Aabb::cast_ray, see RayLanes::exact; others: Aabb::cast_ray
+//!       per lane); report the hits in lane order (may lower clip); if clip was lowered,
+//!       drop the node lanes with t_enter > clip
+//!     node lanes left: none (pop until an entry with t_enter <= clip; end when empty);
+//!       one (the next node); two (the farther pushed); three (a sorting network of
+//!       integer keys) or more (insertion sort): all but the nearest pushed farthest first,
+//!       pushed nodes prefetched
 //! ```
 //! The row loads of the slab test pick the near and far plane of each axis by index
-//! (`k + 3 * negative`), computed once per ray, instead of selecting rows per node.
+//! (`k + 3 * negative`), computed once per ray before the loop, instead of selecting rows per
+//! node. A ray with a zero or tiny direction component takes a second instance of the loop
+//! (`REGULAR == false`) with the extra slab-membership tests and the scalar exact test.
 //! The stack is the inline-spilling one of the dynamic tree: nothing is ever dropped, however
 //! deep the tree.
 
@@ -143,38 +147,49 @@ pub(crate) struct RayLanes<V> {
     /// The zero axes (`zero[..zeros]`).
     zero: [usize; 3],
     zeros: usize,
-    /// Whether all three axes are regular (`o_near == o_far == origin`, no zero axis): the
-    /// common case, traversed by a variant with fewer live vectors.
-    pub(crate) regular: bool,
     /// `1 - gamma(4)` and `1 + gamma(4)`.
     shrink: V,
     grow: V,
 }
 
 impl<V: RayVec> RayLanes<V> {
+    /// The lanes of a regular ray (all three `1 / d_k` finite and non-zero: `o_near == o_far ==
+    /// origin`, no zero axis), or `None`. Built
+    /// apart from the general case, so that each traversal gets its own copy, whose unused
+    /// fields the compiler drops.
     #[inline(always)]
-    pub(crate) fn new(ray: &Ray) -> RayLanes<V> {
+    pub(crate) fn regular(ray: &Ray) -> Option<RayLanes<V>> {
         let (o, d) = (ray.origin(), ray.direction());
         let inv = [1.0 / d.x, 1.0 / d.y, 1.0 / d.z];
+        if !(0..3).all(|k| d[k] != 0.0 && inv[k].is_finite()) {
+            return None;
+        }
+        let origin = [V::splat(o.x), V::splat(o.y), V::splat(o.z)];
+        Some(RayLanes {
+            neg: [d.x < 0.0, d.y < 0.0, d.z < 0.0],
+            o_near: origin,
+            o_far: origin,
+            inv: [V::splat(inv[0]), V::splat(inv[1]), V::splat(inv[2])],
+            dir: [V::splat(d.x), V::splat(d.y), V::splat(d.z)],
+            origin,
+            zero: [0; 3],
+            zeros: 0,
+            shrink: V::splat(1.0 - sepax_shapes::tolerance::gamma(4)),
+            grow: V::splat(1.0 + sepax_shapes::tolerance::gamma(4)),
+        })
+    }
+
+    /// The lanes of any ray ([`RayLanes::regular`] is the faster path for regular ones).
+    #[inline(always)]
+    pub(crate) fn new(ray: &Ray) -> RayLanes<V> {
+        if let Some(r) = Self::regular(ray) {
+            return r;
+        }
+        let (o, d) = (ray.origin(), ray.direction());
+        let inv = [1.0 / d.x, 1.0 / d.y, 1.0 / d.z];
+        let origin = [V::splat(o.x), V::splat(o.y), V::splat(o.z)];
         let shrink = V::splat(1.0 - sepax_shapes::tolerance::gamma(4));
         let grow = V::splat(1.0 + sepax_shapes::tolerance::gamma(4));
-        let origin = [V::splat(o.x), V::splat(o.y), V::splat(o.z)];
-        // The common case first, without the per-axis branches of the general one.
-        if (0..3).all(|k| d[k] != 0.0 && inv[k].is_finite()) {
-            return RayLanes {
-                neg: [d.x < 0.0, d.y < 0.0, d.z < 0.0],
-                o_near: origin,
-                o_far: origin,
-                inv: [V::splat(inv[0]), V::splat(inv[1]), V::splat(inv[2])],
-                dir: [V::splat(d.x), V::splat(d.y), V::splat(d.z)],
-                origin,
-                zero: [0; 3],
-                zeros: 0,
-                regular: true,
-                shrink,
-                grow,
-            };
-        }
         let mut r = RayLanes {
             neg: [false; 3],
             o_near: [V::splat(Real::INFINITY); 3],
@@ -184,7 +199,6 @@ impl<V: RayVec> RayLanes<V> {
             origin,
             zero: [0; 3],
             zeros: 0,
-            regular: false,
             shrink,
             grow,
         };
@@ -283,8 +297,8 @@ impl<V: RayVec> RayLanes<V> {
     /// length still reaches boxes at distances beyond `Real::MAX` (which `Aabb::cast_ray` does
     /// not report, but whose children may be nearer).
     ///
-    /// `REGULAR` must be `self.regular`: when true, `o_far` is read as `o_near` (they are equal)
-    /// and the zero-axis tests are skipped (there are none).
+    /// `REGULAR` must be true only for lanes made by [`RayLanes::regular`]: then `o_far` is
+    /// read as `o_near` (they are equal) and the zero-axis tests are skipped (there are none).
     #[inline(always)]
     fn test<const REGULAR: bool>(&self, n: &WideNode, rows: Rows, clip: V) -> (u32, V) {
         let b = &n.bounds;
@@ -394,16 +408,14 @@ impl WideBvh {
                 return super::avx::cast_ray(token, self, ray, f);
             }
         }
-        let lanes = RayLanes::<L>::new(ray);
-        if lanes.regular {
-            self.cast::<L, true>(ray, &lanes, f)
-        } else {
-            self.cast::<L, false>(ray, &lanes, f)
+        match RayLanes::<L>::regular(ray) {
+            Some(lanes) => self.cast::<L, true>(ray, &lanes, f),
+            None => self.cast::<L, false>(ray, &RayLanes::new(ray), f),
         }
     }
 
     /// The traversal of [`WideBvh::cast_ray`] on a non-empty tree with the lane vector `V`;
-    /// `REGULAR == lanes.regular`.
+    /// `REGULAR` only when `lanes` came from [`RayLanes::regular`].
     #[inline(always)]
     pub(crate) fn cast<V: RayVec, const REGULAR: bool>(
         &self,
