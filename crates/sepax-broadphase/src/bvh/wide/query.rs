@@ -336,20 +336,7 @@ impl<V: RayVec> RayLanes<V> {
 #[inline(always)]
 fn prefetch(node: &WideNode) {
     #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let p = (node as *const WideNode).cast::<i8>();
-        for line in 0..core::mem::size_of::<WideNode>() / 64 {
-            // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has (it is in the
-            // target's baseline), and it never faults or reads into the program: a prefetch is
-            // a hint, valid for any address. The addresses are inside `node` anyway
-            // (`wrapping_add` of less than its size).
-            #[allow(unsafe_code)]
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(line * 64));
-            }
-        }
-    }
+    crate::simd::prefetch(node);
     #[cfg(not(target_arch = "x86_64"))]
     let _ = node;
 }
@@ -404,7 +391,7 @@ impl WideBvh {
         }
         #[cfg(target_arch = "x86_64")]
         if self.allow_avx {
-            if let Some(token) = super::avx::Avx::detect() {
+            if let Some(token) = crate::simd::Avx::detect() {
                 return super::avx::cast_ray(token, self, ray, f);
             }
         }
