@@ -439,8 +439,8 @@ fn regular_rays_on_faces_match_bitwise() {
                         for t in [&tree, &portable] {
                             let mut got = Vec::new();
                             t.cast_ray_all(&r, &mut got);
-                            let bits = |v: &[(u32, Real)]| -> Vec<(u32, u64)> {
-                                v.iter().map(|&(i, t)| (i, t.to_bits() as u64)).collect()
+                            let bits = |v: &[(u32, Real)]| {
+                                v.iter().map(|&(i, t)| (i, t.to_bits())).collect::<Vec<_>>()
                             };
                             assert_eq!(bits(&got), bits(&want), "{r:?}");
                         }
