@@ -31,7 +31,7 @@
 //! arithmetic), and no fused multiply-add is enabled, so the results equal the portable ones
 //! bit for bit; the tests run both.
 //!
-//! Tests: with the crate's unit tests, [`PORTABLE`] set on a thread makes both `detect`s answer
+//! Tests: with the crate's unit tests, `PORTABLE` set on a thread makes both `detect`s answer
 //! `None` there, so that the portable builds run on an AVX2 machine too.
 #![allow(unsafe_code)]
 
@@ -48,7 +48,7 @@ thread_local! {
     pub(crate) static PORTABLE: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
 }
 
-/// Whether the test switch [`PORTABLE`] is set on this thread (always false outside tests).
+/// Whether the test switch `PORTABLE` is set on this thread (always false outside tests).
 #[inline]
 fn forced_portable() -> bool {
     #[cfg(test)]
