@@ -242,8 +242,9 @@ impl<V: RayVec> RayLanes<V> {
     ///   d_k` with the planes chosen by the sign of `d_k` (as in the node test): the same IEEE
     ///   subtraction and division per lane, so the same values, and in the same order, since
     ///   `lo_k <= hi_k` and rounding is monotone (equal values can differ only in the sign of a
-    ///   zero, which no comparison sees and no reported distance carries). No value is NaN: the coordinates are finite, a difference is
-    ///   finite or infinite, `d_k` is finite and non-zero.
+    ///   zero, which no comparison sees and no reported distance carries). No value is NaN:
+    ///   the coordinates are finite, a difference is finite or infinite, `d_k` is finite and
+    ///   non-zero.
     /// - The scalar loop keeps `t0 = max(0, ta_k > t0 ...)`, `t1 = min(t_max, tb_k ...)` and
     ///   returns a miss as soon as `t0 > t1`; as `t0` only grows and `t1` only shrinks, that
     ///   happens at some axis iff it holds for the final values. So, with `a = max_k ta_k` and
