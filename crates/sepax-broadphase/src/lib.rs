@@ -27,6 +27,8 @@ pub mod brute;
 pub mod bvh;
 pub mod grid;
 pub mod sap;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 pub mod sorted_grid;
 
 use sepax_shapes::math::Vector3;

@@ -396,3 +396,57 @@ fn children_entered_at_equal_distances() {
         }
     }
 }
+
+/// Rays with three non-zero direction components (the traversal's vectorised exact test) whose
+/// origins lie on faces, edges and corners of a grid of cubes, with tiny components (whose
+/// reciprocals are still finite) and huge coordinate differences: the distances must equal
+/// `Aabb::cast_ray`'s bit for bit, the sign of a zero included.
+#[test]
+fn regular_rays_on_faces_match_bitwise() {
+    let mut boxes = Vec::new();
+    for x in 0..6 {
+        for y in 0..6 {
+            for z in 0..3 {
+                let (x, y, z) = (x as Real, y as Real, z as Real);
+                boxes.push(aabb([x, y, z], [x + 1.0, y + 1.0, z + 1.0]));
+            }
+        }
+    }
+    boxes.push(aabb([1e30, -1e30, 0.0], [2e30, 1e30, 1.0]));
+    let tree = WideBvh::build(&boxes);
+    let mut portable = tree.clone();
+    portable.set_avx(false);
+    let tiny: Real = 1e-30;
+    let dirs: [[Real; 3]; 8] = [
+        [1.0, tiny, tiny],
+        [-1.0, tiny, -tiny],
+        [tiny, 1.0, -tiny],
+        [1.0, 1.0, 1.0],
+        [-1.0, 0.5, -0.25],
+        [0.3, -1.0, Real::EPSILON],
+        [-tiny, -tiny, 1.0],
+        [1.0, -Real::EPSILON, 0.5],
+    ];
+    let coords: [Real; 5] = [-1.0, 0.0, 1.0, 2.5, 3.0];
+    for &x in &coords {
+        for &y in &coords {
+            for &z in &[0.0, 0.5, 1.0, 3.0] {
+                for d in dirs {
+                    for max in [0.0, 2.5, Real::INFINITY] {
+                        let r = ray([x, y, z], d, max);
+                        check_ray(&tree, &boxes, &r);
+                        let want = brute_all(&boxes, &r);
+                        for t in [&tree, &portable] {
+                            let mut got = Vec::new();
+                            t.cast_ray_all(&r, &mut got);
+                            let bits = |v: &[(u32, Real)]| {
+                                v.iter().map(|&(i, t)| (i, t.to_bits())).collect::<Vec<_>>()
+                            };
+                            assert_eq!(bits(&got), bits(&want), "{r:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -91,7 +91,7 @@ pub enum Isa {
 #[derive(Debug, Clone, Copy)]
 pub struct Kernels {
     #[cfg(target_arch = "x86_64")]
-    avx2: Option<avx2::Avx2>,
+    avx2: Option<crate::simd::Avx2>,
 }
 
 impl Default for Kernels {
@@ -105,7 +105,7 @@ impl Kernels {
     pub fn new() -> Self {
         Kernels {
             #[cfg(target_arch = "x86_64")]
-            avx2: avx2::Avx2::detect(),
+            avx2: crate::simd::Avx2::detect(),
         }
     }
     /// The portable build only (for comparison and tests).
