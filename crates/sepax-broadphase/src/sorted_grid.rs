@@ -150,20 +150,12 @@ fn put(
 /// How many dirty slots ahead the re-keying prefetches the entry it will store into.
 const PREFETCH_AHEAD: usize = 16;
 
-/// Asks the processor to start loading the cache line of `e` (a hint: no effect on results).
+/// Asks the processor to start loading the cache line of `e` (a hint: no effect on results;
+/// nothing off x86-64).
 #[inline(always)]
 fn prefetch(e: &Entry) {
     #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has (it is in the
-        // target's baseline), and it never faults or reads into the program: a prefetch is a
-        // hint, valid for any address (this one is `e`'s).
-        #[allow(unsafe_code)]
-        unsafe {
-            _mm_prefetch::<_MM_HINT_T0>((e as *const Entry).cast::<i8>());
-        }
-    }
+    crate::simd::prefetch(e);
     #[cfg(not(target_arch = "x86_64"))]
     let _ = e;
 }
@@ -640,8 +632,8 @@ fn dense_pairs_body(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>
 ///
 /// Soundness: a `#[target_feature(enable = "avx2")]` function may only run on a CPU with AVX2.
 /// They are private to this module, and their only callers, the wrappers `avx2::dense_pairs`
-/// and `avx2::rekey`, take an `Avx2` token, which only `Avx2::detect` makes, after
-/// `is_x86_feature_detected!("avx2")` returned true. Only the instruction encoding changes: no
+/// and `avx2::rekey`, take a [`crate::simd::Avx2`] token, which only `Avx2::detect` makes,
+/// after `is_x86_feature_detected!("avx2")` returned true (rule 1 of `simd.rs`). Only the instruction encoding changes: no
 /// fused multiply-add is enabled, and the code's products (`p * inv_cell`) and comparisons are
 /// the same IEEE operations in either encoding, so the answers are the portable ones bit for
 /// bit; the tests run both.
@@ -650,31 +642,7 @@ fn dense_pairs_body(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>
 mod avx2 {
     use super::{DenseGeom, Entry, Sorted, SortedGrid};
 
-    #[cfg(test)]
-    thread_local! {
-        /// Tests only: when set, [`Avx2::detect`] answers `None` on this thread, so that the
-        /// portable builds run on a CPU with AVX2 too.
-        pub(super) static PORTABLE: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
-    }
-
-    /// Proof that the running CPU has AVX2 (only [`Avx2::detect`] makes one).
-    #[derive(Debug, Clone, Copy)]
-    pub(super) struct Avx2(());
-
-    impl Avx2 {
-        /// The token, when the CPU has AVX2.
-        pub(super) fn detect() -> Option<Avx2> {
-            #[cfg(test)]
-            if PORTABLE.with(|p| p.get()) {
-                return None;
-            }
-            if std::is_x86_feature_detected!("avx2") {
-                Some(Avx2(()))
-            } else {
-                None
-            }
-        }
-    }
+    pub(super) use crate::simd::Avx2;
 
     #[target_feature(enable = "avx2")]
     fn dense_pairs_avx2(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
@@ -1652,7 +1620,7 @@ mod tests {
     #[test]
     fn portable_builds_match_brute_force_under_churn() {
         #[cfg(target_arch = "x86_64")]
-        avx2::PORTABLE.with(|p| p.set(true));
+        crate::simd::PORTABLE.with(|p| p.set(true));
         churn();
         both_layouts();
     }
