@@ -491,17 +491,23 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             e_q = q;
             e_tl = tlv[q >> 2][q & 3];
         }
-        // Nearly parallel edges, in order, unless they certainly lose to the chosen face.
-        while slow != 0 {
-            let q = slow.trailing_zeros() as usize;
-            slow &= slow - 1;
-            let (i, j) = (q >> 2, q & 3);
-            if self.edge_cannot_win(num[i][j], len_sq[i][j], face_d) {
-                continue;
-            }
-            if let Some((d, t_l, axis)) = self.edge_accurate(i, j) {
-                if d < e_d || (d == e_d && q < e_q) {
-                    (e_d, e_q, e_tl, e_axis) = (d, q, t_l, Some(axis));
+        // Nearly parallel edges, in order, unless they certainly lose to the chosen face. (The
+        // outer test keeps the check's constants, which LLVM hoists out of the loop, off the
+        // common path without such edges.)
+        if slow != 0 {
+            loop {
+                let q = slow.trailing_zeros() as usize;
+                slow &= slow - 1;
+                let (i, j) = (q >> 2, q & 3);
+                if !self.edge_cannot_win(num[i][j], len_sq[i][j], face_d) {
+                    if let Some((d, t_l, axis)) = self.edge_accurate(i, j) {
+                        if d < e_d || (d == e_d && q < e_q) {
+                            (e_d, e_q, e_tl, e_axis) = (d, q, t_l, Some(axis));
+                        }
+                    }
+                }
+                if slow == 0 {
+                    break;
                 }
             }
         }
@@ -1125,9 +1131,9 @@ fn face_contact(
     }
     let base = id_base | (inc_face << 4);
     let (ax, ay, az) = (
-        frame.axes[f1],
-        frame.axes[f2],
-        frame.axes[f] * V4::splat(sf),
+        frame.axis(f1),
+        frame.axis(f2),
+        frame.axis(f) * V4::splat(sf),
     );
     // The reference point: the incident point moved onto the reference face.
     let face = frame.c + az * V4::splat(hf);
@@ -1271,25 +1277,28 @@ fn edge_closest(ca: &Vector3, da: &Vector3, cb: &Vector3, db: &Vector3) -> (Vect
     (ca + da * s, cb + db * t)
 }
 
-/// A box's centre and axes as lanes, for taking points back to world space.
-struct WorldFrame {
+/// A box's centre (as lanes) and axes, for taking points back to world space; the axes are
+/// read in place, only the three a face contact uses (no copy of all three into lanes).
+struct WorldFrame<'f> {
     c: V4,
-    axes: [V4; 3],
+    axes: &'f [[Real; 3]; 3],
 }
 
-impl WorldFrame {
+impl<'f> WorldFrame<'f> {
     #[inline(always)]
-    fn new<F: LeanBox>(b: &F) -> WorldFrame {
+    fn new<F: LeanBox>(b: &'f F) -> WorldFrame<'f> {
         let c = world_center(b);
-        let m = &b.axes().data.0;
         WorldFrame {
             c: V4::new(c.x, c.y, c.z, 0.0),
-            axes: [
-                V4::new(m[0][0], m[0][1], m[0][2], 0.0),
-                V4::new(m[1][0], m[1][1], m[1][2], 0.0),
-                V4::new(m[2][0], m[2][1], m[2][2], 0.0),
-            ],
+            axes: &b.axes().data.0,
         }
+    }
+
+    /// Axis `k` as lanes.
+    #[inline(always)]
+    fn axis(&self, k: usize) -> V4 {
+        let m = &self.axes[k];
+        V4::new(m[0], m[1], m[2], 0.0)
     }
 }
 
@@ -1336,16 +1345,18 @@ fn manifold_lean<A: LeanBox, B: LeanBox>(
                 SatAxis::FaceB(j) => (j as usize, -choice.sign_b, true),
                 SatAxis::Edge(..) => unreachable!(),
             };
+            // (`ri` by reference: A's columns are read in place, not moved through a tuple.)
+            let rows;
             let (hr, hi, ti, ri, frame) = if ref_is_b {
                 let tb = (-l.tb).lanes();
-                let rows = [l.rr[0].lanes(), l.rr[1].lanes(), l.rr[2].lanes()];
-                (&l.hb, &l.ha, tb, rows, WorldFrame::new(fb))
+                rows = [l.rr[0].lanes(), l.rr[1].lanes(), l.rr[2].lanes()];
+                (&l.hb, &l.ha, tb, &rows, WorldFrame::new(fb))
             } else {
-                (&l.ha, &l.hb, l.t.lanes(), l.rcl, WorldFrame::new(fa))
+                (&l.ha, &l.hb, l.t.lanes(), &l.rcl, WorldFrame::new(fa))
             };
             let base = (f as u32) * 2 + u32::from(sf > 0.0) + if ref_is_b { 8 } else { 0 };
             face_contact(
-                hr, &ti, &ri, hi, f, sf, l.tol, margin, &frame, ref_is_b, base, points,
+                hr, &ti, ri, hi, f, sf, l.tol, margin, &frame, ref_is_b, base, points,
             );
         }
         SatAxis::Edge(i, j) => {
