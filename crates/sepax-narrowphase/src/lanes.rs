@@ -94,12 +94,6 @@ impl V4 {
             m
         }
     }
-    /// Lane `k` takes lane `(k + 1) % 4`.
-    #[inline(always)]
-    pub(crate) fn rot_left4(self) -> V4 {
-        let [x, y, z, w] = self.lanes();
-        V4::new(y, z, w, x)
-    }
     /// Lane `k` takes lane `(k + 1) % 3` (lane 3 kept).
     #[inline(always)]
     pub(crate) fn rot1(self) -> V4 {

@@ -955,27 +955,26 @@ impl Lines {
 // Out of line: it runs in under half of the calls, and inlined it costs more instructions.
 #[inline(never)]
 fn clip_lines(quad: &Poly, lx: Real, ly: Real, hf: Real, margin: Real, out: &mut Poly) -> bool {
+    // Each segment array built whole (lanes 0..4 from the quad, the side lanes zero), so that
+    // it is stored once, in whole lanes (the passes read these lanes back at once: a load that
+    // spans several narrower stores waits for them instead of taking the data forwarded).
+    let row = |q: &[Real; 9]| {
+        let [a, b, c, d] = V4::new(q[0], q[1], q[2], q[3]).lanes();
+        (
+            [a, b, c, d, 0.0, 0.0, 0.0, 0.0],
+            [b, c, d, a, 0.0, 0.0, 0.0, 0.0],
+        )
+    };
+    let ((sx, ex), (sy, ey), (sz, ez)) = (row(&quad.x), row(&quad.y), row(&quad.z));
+    let q = &quad.id;
     let mut l = Lines {
-        st: [[0.0; 8]; 3],
-        en: [[0.0; 8]; 3],
-        id: [0; 8],
+        st: [sx, sy, sz],
+        en: [ex, ey, ez],
+        id: [q[0], q[1], q[2], q[3], 0, 0, 0, 0],
         next: [1, 2, 3, 0, 0, 0, 0, 0],
         alive: 0b1111,
         first: 0,
     };
-    for c in 0..3 {
-        let q = match c {
-            0 => &quad.x,
-            1 => &quad.y,
-            _ => &quad.z,
-        };
-        // Whole-lane stores (the passes read these lanes back at once: a load that spans
-        // several narrower stores waits for them instead of taking the data forwarded).
-        let v = V4::new(q[0], q[1], q[2], q[3]);
-        l.st[c][..4].copy_from_slice(&v.lanes());
-        l.en[c][..4].copy_from_slice(&v.rot_left4().lanes());
-    }
-    l.id[..4].copy_from_slice(&quad.id[..4]);
     let mut cut = l.pass::<0>(lx, ly);
     if cut == Cut::Done {
         cut = l.pass::<1>(lx, ly);
