@@ -649,20 +649,19 @@ impl Poly {
     #[inline(always)]
     fn quad(c: [Real; 3], u: [Real; 3], v: [Real; 3]) -> Poly {
         let mut quad = Poly::empty();
+        // The four vertices of a coordinate at once: `(c + u) + v`, `(c - u) + v`,
+        // `(c - u) - v`, `(c + u) - v`, with `a - b` as `a + (-b)` (the same IEEE operation;
+        // the signs are exact products by -1).
+        let su = V4::new(1.0, -1.0, -1.0, 1.0);
+        let sv = V4::new(1.0, 1.0, -1.0, -1.0);
         for m in 0..3 {
-            let (cm, um, vm) = (c[m], u[m], v[m]);
-            let row = [
-                (cm + um) + vm,
-                (cm - um) + vm,
-                (cm - um) - vm,
-                (cm + um) - vm,
-            ];
+            let row = (V4::splat(c[m]) + V4::splat(u[m]) * su) + V4::splat(v[m]) * sv;
             let dst = match m {
                 0 => &mut quad.x,
                 1 => &mut quad.y,
                 _ => &mut quad.z,
             };
-            dst[..4].copy_from_slice(&row);
+            dst[..4].copy_from_slice(&row.lanes());
         }
         for vi in 0..4 {
             quad.id[vi] = point_code(KIND_VERTEX, vi as u32, 0);
