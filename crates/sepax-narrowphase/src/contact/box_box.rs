@@ -1113,7 +1113,12 @@ fn face_contact(
     let hf = hr[f];
     let mut spare;
     let poly = if inside == 0b1111 {
-        depth_filter(&mut quad, hf, margin);
+        // The depth filter has nothing to drop when all four points are deep enough (the
+        // same comparisons, four at once).
+        let deep = (V4::splat(hf) - lanes9(&quad.z, 0)).ge_mask(V4::splat(-margin));
+        if deep != 0b1111 {
+            depth_filter(&mut quad, hf, margin);
+        }
         &mut quad
     } else {
         spare = Poly::empty();
