@@ -48,9 +48,12 @@
 //! side segment between the one leaving and the one entering line, and the polygon is walked
 //! once at the end; the crossings use the passes' arithmetic on the same segments, so points,
 //! order and feature ids are theirs bit for bit (degenerate cases, a point exactly on a side
-//! plane, run the passes themselves). Only the kept points go back to world space, with the
-//! reference box's own axes. An OBB is read in place (`LeanBox`), not copied into a
-//! [`BoxFrame`] whose zero low parts would cost additions LLVM cannot fold.
+//! plane, run the passes themselves). The reduction finds its picks with the up to 8 points in
+//! two lane groups (each pick the first lane holding the extreme value, as the loops' strict
+//! comparisons select; a NaN hands over to the loops). Only the kept points go back to world
+//! space, with the reference box's own axes (read in place, only the three used). An OBB is
+//! read in place (`LeanBox`), not copied into a [`BoxFrame`] whose zero low parts would cost
+//! additions LLVM cannot fold.
 
 use arrayvec::ArrayVec;
 use sepax_shapes::math::{Matrix3, Point3, Real, Vector3};
