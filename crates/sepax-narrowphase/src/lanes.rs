@@ -41,6 +41,47 @@ impl V4 {
     pub(crate) fn lanes(self) -> [Real; 4] {
         self.0.to_array()
     }
+    /// Lane-wise maximum (which lane wins on NaN is unspecified: callers keep NaN out).
+    #[inline(always)]
+    pub(crate) fn max(self, o: V4) -> V4 {
+        V4(self.0.fast_max(o.0))
+    }
+    /// The greatest of the four lanes (plain comparisons; callers keep NaN out).
+    #[inline(always)]
+    pub(crate) fn hmax4(self) -> Real {
+        let [x, y, z, w] = self.lanes();
+        let a = if y > x { y } else { x };
+        let b = if w > z { w } else { z };
+        if b > a {
+            b
+        } else {
+            a
+        }
+    }
+    /// The least of the four lanes (plain comparisons; callers keep NaN out).
+    #[inline(always)]
+    pub(crate) fn hmin4(self) -> Real {
+        let [x, y, z, w] = self.lanes();
+        let a = if y < x { y } else { x };
+        let b = if w < z { w } else { z };
+        if b < a {
+            b
+        } else {
+            a
+        }
+    }
+    /// `self` in the lanes where `key < bound`, `other` in the others.
+    #[inline(always)]
+    pub(crate) fn where_lt(self, key: V4, bound: Real, other: V4) -> V4 {
+        let m = key.0.simd_lt(Lanes::splat(bound));
+        V4(m.bitselect(self.0, other.0))
+    }
+    /// `other` in the lanes where `key == k`, `self` in the others.
+    #[inline(always)]
+    pub(crate) fn unless_eq(self, key: V4, k: Real, other: V4) -> V4 {
+        let m = key.0.simd_eq(Lanes::splat(k));
+        V4(m.bitselect(other.0, self.0))
+    }
     /// The least of lanes 0..2 (plain comparisons, which compile to `minss`; callers keep NaN
     /// out).
     #[inline(always)]
@@ -52,12 +93,6 @@ impl V4 {
         } else {
             m
         }
-    }
-    /// Lane `k` takes lane `(k + 1) % 4`.
-    #[inline(always)]
-    pub(crate) fn rot_left4(self) -> V4 {
-        let [x, y, z, w] = self.lanes();
-        V4::new(y, z, w, x)
     }
     /// Lane `k` takes lane `(k + 1) % 3` (lane 3 kept).
     #[inline(always)]

@@ -48,9 +48,12 @@
 //! side segment between the one leaving and the one entering line, and the polygon is walked
 //! once at the end; the crossings use the passes' arithmetic on the same segments, so points,
 //! order and feature ids are theirs bit for bit (degenerate cases, a point exactly on a side
-//! plane, run the passes themselves). Only the kept points go back to world space, with the
-//! reference box's own axes. An OBB is read in place (`LeanBox`), not copied into a
-//! [`BoxFrame`] whose zero low parts would cost additions LLVM cannot fold.
+//! plane, run the passes themselves). The reduction finds its picks with the up to 8 points in
+//! two lane groups (each pick the first lane holding the extreme value, as the loops' strict
+//! comparisons select; a NaN hands over to the loops). Only the kept points go back to world
+//! space, with the reference box's own axes (read in place, only the three used). An OBB is
+//! read in place (`LeanBox`), not copied into a [`BoxFrame`] whose zero low parts would cost
+//! additions LLVM cannot fold.
 
 use arrayvec::ArrayVec;
 use sepax_shapes::math::{Matrix3, Point3, Real, Vector3};
@@ -491,17 +494,23 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             e_q = q;
             e_tl = tlv[q >> 2][q & 3];
         }
-        // Nearly parallel edges, in order, unless they certainly lose to the chosen face.
-        while slow != 0 {
-            let q = slow.trailing_zeros() as usize;
-            slow &= slow - 1;
-            let (i, j) = (q >> 2, q & 3);
-            if self.edge_cannot_win(num[i][j], len_sq[i][j], face_d) {
-                continue;
-            }
-            if let Some((d, t_l, axis)) = self.edge_accurate(i, j) {
-                if d < e_d || (d == e_d && q < e_q) {
-                    (e_d, e_q, e_tl, e_axis) = (d, q, t_l, Some(axis));
+        // Nearly parallel edges, in order, unless they certainly lose to the chosen face. (The
+        // outer test keeps the check's constants, which LLVM hoists out of the loop, off the
+        // common path without such edges.)
+        if slow != 0 {
+            loop {
+                let q = slow.trailing_zeros() as usize;
+                slow &= slow - 1;
+                let (i, j) = (q >> 2, q & 3);
+                if !self.edge_cannot_win(num[i][j], len_sq[i][j], face_d) {
+                    if let Some((d, t_l, axis)) = self.edge_accurate(i, j) {
+                        if d < e_d || (d == e_d && q < e_q) {
+                            (e_d, e_q, e_tl, e_axis) = (d, q, t_l, Some(axis));
+                        }
+                    }
+                }
+                if slow == 0 {
+                    break;
                 }
             }
         }
@@ -643,20 +652,19 @@ impl Poly {
     #[inline(always)]
     fn quad(c: [Real; 3], u: [Real; 3], v: [Real; 3]) -> Poly {
         let mut quad = Poly::empty();
+        // The four vertices of a coordinate at once: `(c + u) + v`, `(c - u) + v`,
+        // `(c - u) - v`, `(c + u) - v`, with `a - b` as `a + (-b)` (the same IEEE operation;
+        // the signs are exact products by -1).
+        let su = V4::new(1.0, -1.0, -1.0, 1.0);
+        let sv = V4::new(1.0, 1.0, -1.0, -1.0);
         for m in 0..3 {
-            let (cm, um, vm) = (c[m], u[m], v[m]);
-            let row = [
-                (cm + um) + vm,
-                (cm - um) + vm,
-                (cm - um) - vm,
-                (cm + um) - vm,
-            ];
+            let row = (V4::splat(c[m]) + V4::splat(u[m]) * su) + V4::splat(v[m]) * sv;
             let dst = match m {
                 0 => &mut quad.x,
                 1 => &mut quad.y,
                 _ => &mut quad.z,
             };
-            dst[..4].copy_from_slice(&row);
+            dst[..4].copy_from_slice(&row.lanes());
         }
         for vi in 0..4 {
             quad.id[vi] = point_code(KIND_VERTEX, vi as u32, 0);
@@ -949,27 +957,26 @@ impl Lines {
 // Out of line: it runs in under half of the calls, and inlined it costs more instructions.
 #[inline(never)]
 fn clip_lines(quad: &Poly, lx: Real, ly: Real, hf: Real, margin: Real, out: &mut Poly) -> bool {
+    // Each segment array built whole (lanes 0..4 from the quad, the side lanes zero), so that
+    // it is stored once, in whole lanes (the passes read these lanes back at once: a load that
+    // spans several narrower stores waits for them instead of taking the data forwarded).
+    let row = |q: &[Real; 9]| {
+        let [a, b, c, d] = V4::new(q[0], q[1], q[2], q[3]).lanes();
+        (
+            [a, b, c, d, 0.0, 0.0, 0.0, 0.0],
+            [b, c, d, a, 0.0, 0.0, 0.0, 0.0],
+        )
+    };
+    let ((sx, ex), (sy, ey), (sz, ez)) = (row(&quad.x), row(&quad.y), row(&quad.z));
+    let q = &quad.id;
     let mut l = Lines {
-        st: [[0.0; 8]; 3],
-        en: [[0.0; 8]; 3],
-        id: [0; 8],
+        st: [sx, sy, sz],
+        en: [ex, ey, ez],
+        id: [q[0], q[1], q[2], q[3], 0, 0, 0, 0],
         next: [1, 2, 3, 0, 0, 0, 0, 0],
         alive: 0b1111,
         first: 0,
     };
-    for c in 0..3 {
-        let q = match c {
-            0 => &quad.x,
-            1 => &quad.y,
-            _ => &quad.z,
-        };
-        // Whole-lane stores (the passes read these lanes back at once: a load that spans
-        // several narrower stores waits for them instead of taking the data forwarded).
-        let v = V4::new(q[0], q[1], q[2], q[3]);
-        l.st[c][..4].copy_from_slice(&v.lanes());
-        l.en[c][..4].copy_from_slice(&v.rot_left4().lanes());
-    }
-    l.id[..4].copy_from_slice(&quad.id[..4]);
     let mut cut = l.pass::<0>(lx, ly);
     if cut == Cut::Done {
         cut = l.pass::<1>(lx, ly);
@@ -1109,7 +1116,12 @@ fn face_contact(
     let hf = hr[f];
     let mut spare;
     let poly = if inside == 0b1111 {
-        depth_filter(&mut quad, hf, margin);
+        // The depth filter has nothing to drop when all four points are deep enough (the
+        // same comparisons, four at once).
+        let deep = (V4::splat(hf) - lanes9(&quad.z, 0)).ge_mask(V4::splat(-margin));
+        if deep != 0b1111 {
+            depth_filter(&mut quad, hf, margin);
+        }
         &mut quad
     } else {
         spare = Poly::empty();
@@ -1125,9 +1137,9 @@ fn face_contact(
     }
     let base = id_base | (inc_face << 4);
     let (ax, ay, az) = (
-        frame.axes[f1],
-        frame.axes[f2],
-        frame.axes[f] * V4::splat(sf),
+        frame.axis(f1),
+        frame.axis(f2),
+        frame.axis(f) * V4::splat(sf),
     );
     // The reference point: the incident point moved onto the reference face.
     let face = frame.c + az * V4::splat(hf);
@@ -1167,9 +1179,66 @@ fn clamp(x: Real, h: Real) -> Real {
 /// kept).
 #[inline(never)]
 fn reduce(pts: &mut Poly, hf: Real) {
-    // The loops select with comparisons rather than branch on them; the picks (first maximum,
-    // order kept) are those of the plain loops.
     let n = pts.len.min(8);
+    let [i0, i1, mut i2, mut i3] = match reduce_picks_lanes(pts, hf, n) {
+        Some(p) => p,
+        None => reduce_picks(pts, hf, n),
+    };
+    let (px, py) = (&pts.x, &pts.y);
+    let (x0, y0) = (px[i0], py[i0]);
+    let (x1, y1) = (px[i1], py[i1]);
+    let area = |a: (Real, Real), b: (Real, Real), c: (Real, Real)| {
+        (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
+    };
+    // Degenerate sides (all points on one side or on the diagonal): fill with the point that
+    // spans the most area with the points already kept.
+    for _ in 0..2 {
+        if i2 != usize::MAX && i3 != usize::MAX {
+            break;
+        }
+        let k = if i2 != usize::MAX { i2 } else { i0 };
+        let (mut bi, mut ba) = (usize::MAX, -1.0);
+        for i in 0..n {
+            if i == i0 || i == i1 || i == i2 || i == i3 {
+                continue;
+            }
+            let p = (px[i], py[i]);
+            let pk = (px[k], py[k]);
+            let a = area((x0, y0), pk, p).abs() + area((x1, y1), pk, p).abs();
+            if a > ba {
+                (bi, ba) = (i, a);
+            }
+        }
+        if i2 == usize::MAX {
+            i2 = bi;
+        } else {
+            i3 = bi;
+        }
+    }
+    // Keep the four in their order: the kept indices as bits, walked upwards (a side without
+    // a point, `usize::MAX`, keeps nothing).
+    let bit = |i: usize| if i < 8 { 1u32 << i } else { 0 };
+    let mut keep = bit(i0) | bit(i1) | bit(i2) | bit(i3);
+    let mut w = 0;
+    while keep != 0 {
+        let i = keep.trailing_zeros() as usize & 7;
+        keep &= keep - 1;
+        pts.x[w] = pts.x[i];
+        pts.y[w] = pts.y[i];
+        pts.z[w] = pts.z[i];
+        pts.id[w] = pts.id[i];
+        w += 1;
+    }
+    pts.len = w;
+}
+
+/// The first four picks of [`reduce`] by the plain loops: the deepest point, the farthest from
+/// it, and on each side of that diagonal the point spanning the largest triangle with it
+/// (`usize::MAX` when a side has none). The loops select with comparisons rather than branch
+/// on them; each pick is the first maximum, in order.
+#[cold]
+#[inline(never)]
+fn reduce_picks(pts: &Poly, hf: Real, n: usize) -> [usize; 4] {
     let (px, py) = (&pts.x, &pts.y);
     let mut i0 = 0;
     let mut d0 = hf - pts.z[0];
@@ -1206,41 +1275,89 @@ fn reduce(pts: &mut Poly, hf: Real) {
         i3 = if neg { i } else { i3 };
         a3 = if neg { a } else { a3 };
     }
-    // Degenerate sides (all points on one side or on the diagonal): fill with the point that
-    // spans the most area with the points already kept.
-    for _ in 0..2 {
-        if i2 != usize::MAX && i3 != usize::MAX {
-            break;
-        }
-        let k = if i2 != usize::MAX { i2 } else { i0 };
-        let (mut bi, mut ba) = (usize::MAX, -1.0);
-        for i in 0..n {
-            if i == i0 || i == i1 || i == i2 || i == i3 {
-                continue;
-            }
-            let p = (px[i], py[i]);
-            let pk = (px[k], py[k]);
-            let a = area((x0, y0), pk, p).abs() + area((x1, y1), pk, p).abs();
-            if a > ba {
-                (bi, ba) = (i, a);
-            }
-        }
-        if i2 == usize::MAX {
-            i2 = bi;
-        } else {
-            i3 = bi;
-        }
+    [i0, i1, i2, i3]
+}
+
+/// Lanes `o..o + 4` of a polygon coordinate.
+#[inline(always)]
+fn lanes9(a: &[Real; 9], o: usize) -> V4 {
+    V4::new(a[o], a[o + 1], a[o + 2], a[o + 3])
+}
+
+/// The picks of [`reduce_picks`] with the 8 points in two lane groups: the same arithmetic per
+/// point, each pick the first lane holding the extreme value (which is what the loops' strict
+/// comparisons select, `-0 == 0` included); lanes past `n` and the points already picked are
+/// masked out (`-inf` for the maxima, `0` for the areas, which must beat `0` strictly to count).
+/// `None` when a depth, distance or area is NaN: the loops skip NaN in their own way, and the
+/// caller runs them then.
+#[inline(always)]
+fn reduce_picks_lanes(pts: &Poly, hf: Real, n: usize) -> Option<[usize; 4]> {
+    let idx = [V4::new(0.0, 1.0, 2.0, 3.0), V4::new(4.0, 5.0, 6.0, 7.0)];
+    let nf = n as Real;
+    let valid = (1u32 << n) - 1;
+    let ninf = V4::splat(-Real::INFINITY);
+    let zero = V4::splat(0.0);
+    let (xl, yl) = (
+        [lanes9(&pts.x, 0), lanes9(&pts.x, 4)],
+        [lanes9(&pts.y, 0), lanes9(&pts.y, 4)],
+    );
+    let hfv = V4::splat(hf);
+    // Not NaN: every lane equal to itself.
+    let not_nan = |v: &[V4; 2]| (v[0].eq_mask(v[0]) | (v[1].eq_mask(v[1]) << 4)) == 0xff;
+    let first_eq = |v: &[V4; 2], m: Real, allowed: u32| {
+        let m = V4::splat(m);
+        ((v[0].eq_mask(m) | (v[1].eq_mask(m) << 4)) & allowed).trailing_zeros() as usize & 7
+    };
+    // The deepest point.
+    let d = [
+        (hfv - lanes9(&pts.z, 0)).where_lt(idx[0], nf, ninf),
+        (hfv - lanes9(&pts.z, 4)).where_lt(idx[1], nf, ninf),
+    ];
+    if !not_nan(&d) {
+        return None;
     }
-    // Keep the four in their order (branch-free compaction, `w <= i`).
-    let mut w = 0;
-    for i in 0..n {
-        pts.x[w] = pts.x[i];
-        pts.y[w] = pts.y[i];
-        pts.z[w] = pts.z[i];
-        pts.id[w] = pts.id[i];
-        w += usize::from(i == i0 || i == i1 || i == i2 || i == i3);
+    let i0 = first_eq(&d, d[0].max(d[1]).hmax4(), valid);
+    // The farthest from it.
+    let (x0, y0) = (pts.x[i0], pts.y[i0]);
+    let (x0v, y0v) = (V4::splat(x0), V4::splat(y0));
+    let mut dist = [zero; 2];
+    for h in 0..2 {
+        let (dx, dy) = (xl[h] - x0v, yl[h] - y0v);
+        dist[h] = (dx * dx + dy * dy)
+            .where_lt(idx[h], nf, ninf)
+            .unless_eq(idx[h], i0 as Real, ninf);
     }
-    pts.len = w;
+    if !not_nan(&dist) {
+        return None;
+    }
+    let i1 = first_eq(&dist, dist[0].max(dist[1]).hmax4(), valid & !(1 << i0));
+    // The largest triangles on either side of the diagonal.
+    let (x1, y1) = (pts.x[i1], pts.y[i1]);
+    let (ex, ey) = (V4::splat(x1 - x0), V4::splat(y1 - y0));
+    let mut area = [zero; 2];
+    for h in 0..2 {
+        area[h] = (ex * (yl[h] - y0v) - ey * (xl[h] - x0v))
+            .where_lt(idx[h], nf, zero)
+            .unless_eq(idx[h], i0 as Real, zero)
+            .unless_eq(idx[h], i1 as Real, zero);
+    }
+    if !not_nan(&area) {
+        return None;
+    }
+    let others = valid & !(1 << i0) & !(1 << i1);
+    let hi = area[0].max(area[1]).hmax4();
+    let lo = area[0].min(area[1]).hmin4();
+    let i2 = if hi > 0.0 {
+        first_eq(&area, hi, others)
+    } else {
+        usize::MAX
+    };
+    let i3 = if lo < 0.0 {
+        first_eq(&area, lo, others)
+    } else {
+        usize::MAX
+    };
+    Some([i0, i1, i2, i3])
 }
 
 /// Closest points of the edges `ca + s da` and `cb + t db` (`s, t` in `[-1, 1]`), which are not
@@ -1271,25 +1388,28 @@ fn edge_closest(ca: &Vector3, da: &Vector3, cb: &Vector3, db: &Vector3) -> (Vect
     (ca + da * s, cb + db * t)
 }
 
-/// A box's centre and axes as lanes, for taking points back to world space.
-struct WorldFrame {
+/// A box's centre (as lanes) and axes, for taking points back to world space; the axes are
+/// read in place, only the three a face contact uses (no copy of all three into lanes).
+struct WorldFrame<'f> {
     c: V4,
-    axes: [V4; 3],
+    axes: &'f [[Real; 3]; 3],
 }
 
-impl WorldFrame {
+impl<'f> WorldFrame<'f> {
     #[inline(always)]
-    fn new<F: LeanBox>(b: &F) -> WorldFrame {
+    fn new<F: LeanBox>(b: &'f F) -> WorldFrame<'f> {
         let c = world_center(b);
-        let m = &b.axes().data.0;
         WorldFrame {
             c: V4::new(c.x, c.y, c.z, 0.0),
-            axes: [
-                V4::new(m[0][0], m[0][1], m[0][2], 0.0),
-                V4::new(m[1][0], m[1][1], m[1][2], 0.0),
-                V4::new(m[2][0], m[2][1], m[2][2], 0.0),
-            ],
+            axes: &b.axes().data.0,
         }
+    }
+
+    /// Axis `k` as lanes.
+    #[inline(always)]
+    fn axis(&self, k: usize) -> V4 {
+        let m = &self.axes[k];
+        V4::new(m[0], m[1], m[2], 0.0)
     }
 }
 
@@ -1336,16 +1456,18 @@ fn manifold_lean<A: LeanBox, B: LeanBox>(
                 SatAxis::FaceB(j) => (j as usize, -choice.sign_b, true),
                 SatAxis::Edge(..) => unreachable!(),
             };
+            // (`ri` by reference: A's columns are read in place, not moved through a tuple.)
+            let rows;
             let (hr, hi, ti, ri, frame) = if ref_is_b {
                 let tb = (-l.tb).lanes();
-                let rows = [l.rr[0].lanes(), l.rr[1].lanes(), l.rr[2].lanes()];
-                (&l.hb, &l.ha, tb, rows, WorldFrame::new(fb))
+                rows = [l.rr[0].lanes(), l.rr[1].lanes(), l.rr[2].lanes()];
+                (&l.hb, &l.ha, tb, &rows, WorldFrame::new(fb))
             } else {
-                (&l.ha, &l.hb, l.t.lanes(), l.rcl, WorldFrame::new(fa))
+                (&l.ha, &l.hb, l.t.lanes(), &l.rcl, WorldFrame::new(fa))
             };
             let base = (f as u32) * 2 + u32::from(sf > 0.0) + if ref_is_b { 8 } else { 0 };
             face_contact(
-                hr, &ti, &ri, hi, f, sf, l.tol, margin, &frame, ref_is_b, base, points,
+                hr, &ti, ri, hi, f, sf, l.tol, margin, &frame, ref_is_b, base, points,
             );
         }
         SatAxis::Edge(i, j) => {
@@ -1580,6 +1702,65 @@ mod tests {
         }
         // Every general-position quad takes the direct path.
         assert!(direct * 8 >= total * 5, "{direct} of {total}");
+    }
+
+    /// The lane picks of the reduction are those of the plain loops whenever they answer (and
+    /// they answer unless a value is NaN): on random polygons of 5 to 8 points, on points
+    /// snapped to a coarse grid (ties in depth, distance and area, collinear points, `-0`),
+    /// and with infinite or NaN coordinates.
+    #[test]
+    fn reduce_lanes_match_the_loops() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let (mut answered, mut total) = (0, 0);
+        for trial in 0..200_000 {
+            let mut pts = Poly::empty();
+            let n = 5 + trial % 4;
+            pts.len = n;
+            // Stale values past `n`, as a clipped polygon leaves them.
+            for k in 0..9 {
+                pts.x[k] = rng.random_range(-2.0..2.0);
+                pts.y[k] = rng.random_range(-2.0..2.0);
+                pts.z[k] = rng.random_range(-0.5..0.5);
+            }
+            match trial % 5 {
+                // A coarse grid: ties everywhere.
+                1 | 2 => {
+                    for k in 0..9 {
+                        pts.x[k] = (pts.x[k] * 2.0).round() * 0.5;
+                        pts.y[k] = (pts.y[k] * 2.0).round() * 0.5;
+                        pts.z[k] = (pts.z[k] * 4.0).round() * 0.25;
+                    }
+                    if trial % 10 == 1 {
+                        pts.x[trial / 10 % n] = -0.0;
+                    }
+                }
+                // An infinite or NaN coordinate.
+                3 => {
+                    let v = [Real::INFINITY, -Real::INFINITY, Real::NAN][trial / 5 % 3];
+                    match trial / 15 % 3 {
+                        0 => pts.x[trial / 45 % n] = v,
+                        1 => pts.y[trial / 45 % n] = v,
+                        _ => pts.z[trial / 45 % n] = v,
+                    }
+                }
+                _ => {}
+            }
+            let hf = 0.25;
+            total += 1;
+            let Some(lanes) = reduce_picks_lanes(&pts, hf, n) else {
+                continue;
+            };
+            answered += 1;
+            assert_eq!(
+                lanes,
+                reduce_picks(&pts, hf, n),
+                "trial {trial}: {:?}",
+                pts.x
+            );
+        }
+        // Only the NaN cases (part of the fifth with an infinite or NaN value) hand over.
+        assert!(answered * 10 >= total * 9, "{answered} of {total}");
     }
 
     #[test]
