@@ -22,7 +22,7 @@ impl H {
         self.0 = (self.0 ^ v).wrapping_mul(0x100000001b3);
     }
     fn r(&mut self, x: Real) {
-        self.add(x.to_bits() as u64);
+        self.add(u64::from(x.to_bits()));
     }
     fn m(&mut self, m: &Option<ContactManifold>) {
         match m {
