@@ -6,6 +6,8 @@
 
 // The data module also serves the bench, which uses all of it.
 #![allow(dead_code)]
+// `to_bits() as u64` widens in f32 and is the identity in f64.
+#![allow(clippy::unnecessary_cast)]
 use sepax::narrowphase::contact::box_box::contact_manifold;
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold};
 use sepax::prelude::*;
@@ -22,7 +24,7 @@ impl H {
         self.0 = (self.0 ^ v).wrapping_mul(0x100000001b3);
     }
     fn r(&mut self, x: Real) {
-        self.add(u64::from(x.to_bits()));
+        self.add(x.to_bits() as u64);
     }
     fn m(&mut self, m: &Option<ContactManifold>) {
         match m {
