@@ -140,10 +140,10 @@ fn put(
     e: &Entry,
 ) {
     out[w].write(*e);
-    keys[w].write(e.key as i32);
-    home[e.slot as usize] = Home {
+    keys[w].write(e.key() as i32);
+    home[e.slot() as usize] = Home {
         pos: w as u32,
-        key: e.key,
+        key: e.key(),
     };
 }
 
@@ -171,15 +171,66 @@ struct Proxy {
 }
 
 /// A regular proxy in the sorted arrays: its box (copied, so the pair loop reads memory in
-/// order), slot and key (32 bytes in f32, aligned to 32 so that no entry straddles two cache
-/// lines: the re-keying stores into the entries in slot order, one line each).
+/// order), slot and key, as two four-lane corners: `lo` is the lower corner with the slot's
+/// bits in lane 3, `hi` the upper corner with the key's bits in lane 3, so that the pair test
+/// loads each corner as one vector and compares lanes 0 to 2 (32 bytes in f32, aligned to 32
+/// so that no entry straddles two cache lines: the re-keying stores into the entries in slot
+/// order, one line each).
 #[derive(Debug, Clone, Copy)]
 #[cfg_attr(not(feature = "f64"), repr(align(32)))]
 struct Entry {
-    aabb: Aabb,
-    slot: u32,
+    lo: R4,
+    hi: R4,
+}
+
+/// A `u32` carried in a `Real` lane (bit copies only: never used in arithmetic).
+#[inline(always)]
+fn from_bits(x: u32) -> Real {
+    Real::from_bits(x.into())
+}
+
+/// The `u32` carried by [`from_bits`].
+#[inline(always)]
+#[allow(clippy::unnecessary_cast)]
+fn to_bits(x: Real) -> u32 {
+    x.to_bits() as u32
+}
+
+impl Entry {
+    /// The entry of box `b` with its slot and key.
+    #[inline(always)]
+    fn new(b: &Aabb, slot: u32, key: u32) -> Self {
+        let (lo, hi) = (b.min(), b.max());
+        Entry {
+            lo: R4::new([lo.x, lo.y, lo.z, from_bits(slot)]),
+            hi: R4::new([hi.x, hi.y, hi.z, from_bits(key)]),
+        }
+    }
+
+    /// The slot.
+    #[inline(always)]
+    fn slot(&self) -> u32 {
+        to_bits(self.lo.as_array()[3])
+    }
+
     /// Dense key or hash bucket of the home cell in the last build's layout.
-    key: u32,
+    #[inline(always)]
+    fn key(&self) -> u32 {
+        to_bits(self.hi.as_array()[3])
+    }
+
+    /// Sets the key.
+    #[inline(always)]
+    fn set_key(&mut self, key: u32) {
+        self.hi.as_mut_array()[3] = from_bits(key);
+    }
+
+    /// The box.
+    #[inline(always)]
+    fn aabb(&self) -> Aabb {
+        let (l, h) = (self.lo.as_array(), self.hi.as_array());
+        Aabb::new_unchecked(Point3::new(l[0], l[1], l[2]), Point3::new(h[0], h[1], h[2]))
+    }
 }
 
 /// Where a regular slot's entry is, and its key (dense layout).
@@ -209,7 +260,7 @@ fn radix_sort(items: &mut Vec<Entry>, tmp: &mut Vec<Entry>, bound: usize) {
     while shift < key_bits.max(1) {
         let mut count = [0u32; DIGITS + 1];
         for e in items.iter() {
-            count[((e.key >> shift) as usize & (DIGITS - 1)) + 1] += 1;
+            count[((e.key() >> shift) as usize & (DIGITS - 1)) + 1] += 1;
         }
         for d in 1..=DIGITS {
             count[d] += count[d - 1];
@@ -217,7 +268,7 @@ fn radix_sort(items: &mut Vec<Entry>, tmp: &mut Vec<Entry>, bound: usize) {
         tmp.clear();
         tmp.resize(items.len(), empty_entry());
         for e in items.iter() {
-            let d = (e.key >> shift) as usize & (DIGITS - 1);
+            let d = (e.key() >> shift) as usize & (DIGITS - 1);
             tmp[count[d] as usize] = *e;
             count[d] += 1;
         }
@@ -229,9 +280,8 @@ fn radix_sort(items: &mut Vec<Entry>, tmp: &mut Vec<Entry>, bound: usize) {
 /// A placeholder entry.
 fn empty_entry() -> Entry {
     Entry {
-        aabb: Aabb::new_unchecked(Default::default(), Default::default()),
-        slot: 0,
-        key: 0,
+        lo: R4::splat(0.0),
+        hi: R4::splat(0.0),
     }
 }
 
@@ -378,7 +428,7 @@ impl Columns {
         self.keys.resize(n + PAD, i32::MAX);
         self.keys[n..].fill(i32::MAX);
         for (k, e) in self.keys[..n].iter_mut().zip(entries) {
-            *k = e.key as i32;
+            *k = e.key() as i32;
         }
     }
 
@@ -400,16 +450,16 @@ impl Sorted<'_> {
     /// coordinate is NaN, as in [`overlaps`]).
     #[inline(always)]
     fn overlap(&self, i: usize, j: usize) -> bool {
-        let (a, b) = (&self.entries[i].aabb, &self.entries[j].aabb);
-        let v = |p: Point3| R4::new([p.x, p.y, p.z, 0.0]);
-        let m = v(a.min()).simd_le(v(b.max())) & v(b.min()).simd_le(v(a.max()));
-        m.to_bitmask() == 0xF
+        let (a, b) = (&self.entries[i], &self.entries[j]);
+        // Lane 3 carries the slot and key bits: left out of the answer.
+        let m = a.lo.simd_le(b.hi) & b.lo.simd_le(a.hi);
+        m.to_bitmask() & 7 == 7
     }
 
     /// The pair key of entries `i` and `j`.
     #[inline(always)]
     fn pair(&self, i: usize, j: usize) -> u64 {
-        pair_key(self.entries[i].slot, self.entries[j].slot)
+        pair_key(self.entries[i].slot(), self.entries[j].slot())
     }
 }
 
@@ -940,27 +990,23 @@ impl SortedGrid {
             let h = home[s];
             let e = &mut entries[h.pos as usize];
             let Some(p) = proxies.at(slot) else {
-                e.key = DEAD;
+                e.set_key(DEAD);
                 place[s] = NOWHERE;
                 dead += 1;
                 continue;
             };
             match g.classify(inv, &p.aabb) {
-                Class::Key(key) if key == h.key => e.aabb = p.aabb,
+                Class::Key(key) if key == h.key => *e = Entry::new(&p.aabb, slot, key),
                 Class::Key(key) => {
-                    moved.push(Entry {
-                        aabb: p.aabb,
-                        slot,
-                        key,
-                    });
-                    e.key = DEAD;
+                    moved.push(Entry::new(&p.aabb, slot, key));
+                    e.set_key(DEAD);
                     dead += 1;
                 }
                 Class::Oversize => {
                     // Checked again (and kept) by the oversize pass below.
                     oversize.push(slot);
                     place[s] = OVERSIZE;
-                    e.key = DEAD;
+                    e.set_key(DEAD);
                     dead += 1;
                 }
                 Class::Outside => return None,
@@ -978,11 +1024,7 @@ impl SortedGrid {
                 match g.classify(inv, &p.aabb) {
                     Class::Oversize => {}
                     Class::Key(key) => {
-                        moved.push(Entry {
-                            aabb: p.aabb,
-                            slot,
-                            key,
-                        });
+                        moved.push(Entry::new(&p.aabb, slot, key));
                         self.place[slot as usize] = REGULAR;
                         continue;
                     }
@@ -1003,11 +1045,7 @@ impl SortedGrid {
             };
             match g.classify(inv, &p.aabb) {
                 Class::Key(key) => {
-                    moved.push(Entry {
-                        aabb: p.aabb,
-                        slot,
-                        key,
-                    });
+                    moved.push(Entry::new(&p.aabb, slot, key));
                     self.place[slot as usize] = REGULAR;
                 }
                 Class::Oversize => {
@@ -1028,7 +1066,7 @@ impl SortedGrid {
         if moved.len() >= RADIX_MIN {
             radix_sort(moved, &mut self.sorted, bound);
         } else {
-            moved.sort_unstable_by_key(|e| e.key);
+            moved.sort_unstable_by_key(|e| e.key());
         }
         let n = self.entries.len() - dead + moved.len();
         let mut out = core::mem::take(&mut self.sorted);
@@ -1047,18 +1085,18 @@ impl SortedGrid {
         // A moved entry goes after the kept entries of keys up to its own. `next`: the key of
         // the next moved entry (`DEAD`, above every key, when none is left).
         let mut j = 0;
-        let mut next = moved.first().map_or(DEAD, |m| m.key);
+        let mut next = moved.first().map_or(DEAD, |m| m.key());
         for e in &self.entries {
-            if e.key == DEAD {
+            if e.key() == DEAD {
                 continue;
             }
-            if next < e.key {
-                while j < moved.len() && moved[j].key < e.key {
+            if next < e.key() {
+                while j < moved.len() && moved[j].key() < e.key() {
                     put(o, k, home, w, &moved[j]);
                     w += 1;
                     j += 1;
                 }
-                next = moved.get(j).map_or(DEAD, |m| m.key);
+                next = moved.get(j).map_or(DEAD, |m| m.key());
             }
             put(o, k, home, w, e);
             w += 1;
@@ -1085,9 +1123,9 @@ impl SortedGrid {
     fn fill_columns(&mut self) {
         self.columns.fill(&self.entries);
         for (i, e) in self.entries.iter().enumerate() {
-            self.home[e.slot as usize] = Home {
+            self.home[e.slot() as usize] = Home {
                 pos: i as u32,
-                key: e.key,
+                key: e.key(),
             };
         }
     }
@@ -1110,11 +1148,7 @@ impl SortedGrid {
                         lo[k] = lo[k].min(c[k]);
                         hi[k] = hi[k].max(c[k]);
                     }
-                    items.push(Entry {
-                        aabb: p.aabb,
-                        slot: id.index,
-                        key: 0,
-                    });
+                    items.push(Entry::new(&p.aabb, id.index, 0));
                     self.place[id.index as usize] = REGULAR;
                 }
                 None => {
@@ -1134,7 +1168,7 @@ impl SortedGrid {
                 self.layout = Layout::Dense { origin, dims };
                 for e in items.iter_mut() {
                     // Every home cell lies in the layout.
-                    e.key = dense_key(self.home_cell(&e.aabb), origin, dims).unwrap_or(0);
+                    e.set_key(dense_key(self.home_cell(&e.aabb()), origin, dims).unwrap_or(0));
                 }
                 dims[0] as usize * (dims[1] as usize + 1) * (dims[2] as usize + 1)
             }
@@ -1143,7 +1177,7 @@ impl SortedGrid {
                 let mask = (buckets - 1) as u32;
                 self.layout = Layout::Hashed { mask };
                 for e in items.iter_mut() {
-                    e.key = Self::hash_bucket(self.home_cell(&e.aabb), mask) as u32;
+                    e.set_key(Self::hash_bucket(self.home_cell(&e.aabb()), mask) as u32);
                 }
                 buckets
             }
@@ -1163,7 +1197,7 @@ impl SortedGrid {
                 start.resize(bound + 1, 0);
                 let mut next = 0;
                 for (i, e) in self.entries.iter().enumerate() {
-                    let b = e.key as usize;
+                    let b = e.key() as usize;
                     if next <= b {
                         start[next..=b].fill(i as u32);
                         next = b + 1;
@@ -1182,10 +1216,10 @@ impl SortedGrid {
             let (s, e) = (self.start[b] as usize, self.start[b + 1] as usize);
             for i in s..e {
                 let a = &entries[i];
-                let cell = self.home_cell(&a.aabb);
+                let cell = self.home_cell(&a.aabb());
                 for other in &entries[i + 1..e] {
-                    if self.home_cell(&other.aabb) == cell && overlaps(&a.aabb, &other.aabb) {
-                        keys.push(pair_key(a.slot, other.slot));
+                    if self.home_cell(&other.aabb()) == cell && overlaps(&a.aabb(), &other.aabb()) {
+                        keys.push(pair_key(a.slot(), other.slot()));
                     }
                 }
                 for o in FORWARD {
@@ -1200,8 +1234,9 @@ impl SortedGrid {
                     };
                     let c = [x, y, z];
                     for other in self.bucket_entries(c, mask) {
-                        if self.home_cell(&other.aabb) == c && overlaps(&a.aabb, &other.aabb) {
-                            keys.push(pair_key(a.slot, other.slot));
+                        if self.home_cell(&other.aabb()) == c && overlaps(&a.aabb(), &other.aabb())
+                        {
+                            keys.push(pair_key(a.slot(), other.slot()));
                         }
                     }
                 }
@@ -1299,7 +1334,9 @@ impl BroadPhase for SortedGrid {
                             let mut j = keys.partition_point(|&k| k < k0);
                             while j < n && keys[j] <= k1 {
                                 let e = &self.entries[j];
-                                if self.current(e.slot) && !report(e.slot, &e.aabb, &mut stats) {
+                                if self.current(e.slot())
+                                    && !report(e.slot(), &e.aabb(), &mut stats)
+                                {
                                     return stats;
                                 }
                                 j += 1;
@@ -1320,9 +1357,9 @@ impl BroadPhase for SortedGrid {
                                 let c = [x, y, z];
                                 stats.nodes_visited += 1;
                                 for e in self.bucket_entries(c, mask) {
-                                    if self.home_cell(&e.aabb) == c
-                                        && self.current(e.slot)
-                                        && !report(e.slot, &e.aabb, &mut stats)
+                                    if self.home_cell(&e.aabb()) == c
+                                        && self.current(e.slot())
+                                        && !report(e.slot(), &e.aabb(), &mut stats)
                                     {
                                         return stats;
                                     }
@@ -1336,7 +1373,7 @@ impl BroadPhase for SortedGrid {
         if scan_all {
             stats.nodes_visited += 1;
             for e in &self.entries {
-                if self.current(e.slot) && !report(e.slot, &e.aabb, &mut stats) {
+                if self.current(e.slot()) && !report(e.slot(), &e.aabb(), &mut stats) {
                     return stats;
                 }
             }
@@ -1379,8 +1416,8 @@ impl BroadPhase for SortedGrid {
                 continue;
             };
             for e in entries {
-                if overlaps(&a.aabb, &e.aabb) {
-                    keys.push(pair_key(i, e.slot));
+                if overlaps(&a.aabb, &e.aabb()) {
+                    keys.push(pair_key(i, e.slot()));
                 }
             }
             for &j in &self.oversize[k + 1..] {
