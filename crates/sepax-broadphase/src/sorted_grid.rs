@@ -438,45 +438,109 @@ impl Columns {
     }
 }
 
-/// What the pair search reads: the keys with their sentinels (the columns) and the entries
-/// (boxes and slots), in the same order.
-struct Sorted<'a> {
-    keys: &'a [i32],
-    entries: &'a [Entry],
-}
+use sorted::Sorted;
 
-impl Sorted<'_> {
-    /// Whether entries `i` and `j` overlap (closed boxes, exact comparisons; false when a
-    /// coordinate is NaN, as in [`overlaps`]).
-    #[inline(always)]
-    fn overlap(&self, i: usize, j: usize) -> bool {
-        let (a, b) = (&self.entries[i], &self.entries[j]);
-        // Lane 3 carries the slot and key bits: left out of the answer.
-        let m = a.lo.simd_le(b.hi) & b.lo.simd_le(a.hi);
-        m.to_bitmask() & 7 == 7
+/// The pair search's view of the entries, in a module of its own so that its fields (and the
+/// length relation that [`Sorted::keys4`] relies on) are set only by [`Sorted::new`].
+mod sorted {
+    use super::{pair_key, Entry, PAD};
+
+    /// What the pair search reads: the keys with their sentinels (the columns) and the entries
+    /// (boxes and slots), in the same order.
+    pub(super) struct Sorted<'a> {
+        /// `entries.len() + PAD` keys, the last `PAD` of them `i32::MAX` (checked by
+        /// [`Sorted::new`]).
+        keys: &'a [i32],
+        entries: &'a [Entry],
     }
 
-    /// The pair key of entries `i` and `j`.
-    #[inline(always)]
-    fn pair(&self, i: usize, j: usize) -> u64 {
-        pair_key(self.entries[i].slot(), self.entries[j].slot())
-    }
-}
+    impl<'a> Sorted<'a> {
+        /// The view of `entries` and their key column `keys` (with its `PAD` sentinels).
+        ///
+        /// # Panics
+        ///
+        /// When `keys` does not hold exactly `entries.len() + PAD` keys, the last `PAD` of
+        /// them `i32::MAX`.
+        pub(super) fn new(keys: &'a [i32], entries: &'a [Entry]) -> Self {
+            let n = entries.len();
+            assert_eq!(keys.len(), n + PAD, "key column out of step");
+            assert!(
+                keys[n..].iter().all(|&k| k == i32::MAX),
+                "key column without its sentinels"
+            );
+            Sorted { keys, entries }
+        }
 
-/// Four keys from index `s`.
-#[inline(always)]
-fn keys4(keys: &[i32], s: usize) -> wide::i32x4 {
-    let k = &keys[s..s + 4];
-    wide::i32x4::new([k[0], k[1], k[2], k[3]])
+        /// The largest key of an entry (`i32::MIN` when there is none).
+        pub(super) fn max_key(&self) -> i32 {
+            let n = self.entries.len();
+            self.keys[..n].iter().copied().fold(i32::MIN, i32::max)
+        }
+
+        /// The number of entries.
+        #[inline(always)]
+        pub(super) fn len(&self) -> usize {
+            self.entries.len()
+        }
+
+        /// The key of entry `i` (or a sentinel, `i32::MAX`, for `i` in `n .. n + PAD`).
+        #[inline(always)]
+        pub(super) fn key(&self, i: usize) -> i32 {
+            self.keys[i]
+        }
+
+        /// Four keys from index `s`, without a bounds check (measured: the checks of these
+        /// loads, six per entry at the heart of the pair search, cost about 10% of its
+        /// instructions).
+        ///
+        /// # Safety
+        ///
+        /// `s <= self.len()`.
+        #[allow(unsafe_code)]
+        #[inline(always)]
+        pub(super) unsafe fn keys4(&self, s: usize) -> wide::i32x4 {
+            // SAFETY: `s <= n` (the caller's promise, `n = entries.len()`) and
+            // `keys.len() == n + PAD` with `PAD == 4` (asserted by `new`, the only constructor:
+            // the fields are private to this module), so `s + 4 <= keys.len()` (no overflow)
+            // and `s .. s + 4` lies in the slice.
+            let k = unsafe { self.keys.get_unchecked(s..s + PAD) };
+            wide::i32x4::new([k[0], k[1], k[2], k[3]])
+        }
+
+        /// Whether entries `i` and `j` overlap (closed boxes, exact comparisons; false when a
+        /// coordinate is NaN, as in [`super::overlaps`]).
+        #[inline(always)]
+        pub(super) fn overlap(&self, i: usize, j: usize) -> bool {
+            let (a, b) = (&self.entries[i], &self.entries[j]);
+            // Lane 3 carries the slot and key bits: left out of the answer.
+            let m = a.lo.simd_le(b.hi) & b.lo.simd_le(a.hi);
+            m.to_bitmask() & 7 == 7
+        }
+
+        /// The pair key of entries `i` and `j`.
+        #[inline(always)]
+        pub(super) fn pair(&self, i: usize, j: usize) -> u64 {
+            pair_key(self.entries[i].slot(), self.entries[j].slot())
+        }
+    }
 }
 
 /// Moves cursor `s` to the first entry whose key is at least `first` (`f`: in four lanes; it
 /// only ever moves forward: `first` grows with the home key).
+///
+/// # Safety
+///
+/// `*s <= c.len()`; it stays so: the sentinel key at index `c.len()` is never below `first`
+/// (nothing is above `i32::MAX`), so the run of lanes below `first` that `s` skips stops at
+/// the latest there, and the loop goes on only when all four lanes were below, that is,
+/// before the sentinel.
+#[allow(unsafe_code)]
 #[inline(always)]
-fn advance(keys: &[i32], s: &mut usize, f: wide::i32x4) {
+unsafe fn advance(c: &Sorted<'_>, s: &mut usize, f: wide::i32x4) {
     loop {
-        // The keys below `first` are a prefix: skip it.
-        let below = f.simd_gt(keys4(keys, *s)).to_bitmask();
+        // The keys below `first` are a prefix: skip it (the leading lanes below `first`).
+        // SAFETY: `*s <= c.len()`, the precondition, kept by every step (see above).
+        let below = f.simd_gt(unsafe { c.keys4(*s) }).to_bitmask();
         *s += (below + 1).trailing_zeros() as usize;
         if below != 0xF {
             break;
@@ -514,9 +578,13 @@ impl Candidates {
     /// `last` (`lastv` in four lanes): the first four at `w`, returning the new length; more in
     /// range are tested at once, out of line. Keys are sorted, so the lanes in range are a
     /// prefix.
-    #[allow(clippy::too_many_arguments)]
+    ///
+    /// # Safety
+    ///
+    /// `s <= c.len()`.
+    #[allow(clippy::too_many_arguments, unsafe_code)]
     #[inline(always)]
-    fn range(
+    unsafe fn range(
         &mut self,
         c: &Sorted<'_>,
         w: usize,
@@ -525,7 +593,8 @@ impl Candidates {
         (last, lastv): (i32, wide::i32x4),
         out: &mut Vec<u64>,
     ) -> usize {
-        let above = keys4(c.keys, s).simd_gt(lastv).to_bitmask();
+        // SAFETY: `s <= c.len()`, the precondition.
+        let above = unsafe { c.keys4(s) }.simd_gt(lastv).to_bitmask();
         self.list(w, iv, s);
         if above == 0 {
             long_range(c, i, s + 4, last, out);
@@ -538,12 +607,16 @@ impl Candidates {
     /// range of keys `first ..= first + 2` from there, as [`Self::range`] does (`kv` is `k` in
     /// four lanes, `dv` is `d`). One four-lane load usually does both (the cursor moves about
     /// one entry per home entry, and the four entries from the old cursor reach past the
-    /// range); otherwise [`advance`] and [`Self::range`]. The keys are compared after
-    /// subtracting `d` (no overflow: keys are at least 0 and `d` positive), against the home
-    /// key's lanes, which are broadcast once per home entry.
-    #[allow(clippy::too_many_arguments)]
+    /// range); otherwise [`advance`] and [`Self::range`].
+    ///
+    /// # Safety
+    ///
+    /// `*cursor <= c.len()`, `d >= 0` and `k + d <= i32::MAX`; the cursor then stays at most
+    /// `c.len()` (as in [`advance`]: the sentinel key `i32::MAX` at `c.len()` is not below
+    /// `first = k + d`, and the cursor only skips lanes below `first`).
+    #[allow(clippy::too_many_arguments, unsafe_code)]
     #[inline(always)]
-    fn row(
+    unsafe fn row(
         &mut self,
         c: &Sorted<'_>,
         w: usize,
@@ -554,21 +627,28 @@ impl Candidates {
         out: &mut Vec<u64>,
     ) -> usize {
         let s = *cursor as usize;
-        let rel = keys4(c.keys, s) - dv;
+        // SAFETY: `s <= c.len()`, the precondition.
+        let rel = unsafe { c.keys4(s) } - dv;
         // Keys are sorted: the lanes below `first` are a prefix, those above `first + 2` a
-        // suffix.
+        // suffix. The keys are compared after subtracting `d`, against the home key's lanes,
+        // which are broadcast once per home entry (no overflow for a sentinel: `d >= 0`; and
+        // none is below: `k + d <= i32::MAX`).
         let below = kv.simd_gt(rel).to_bitmask();
         let above = rel.simd_gt(kv2).to_bitmask();
         if above == 0 {
             // The range may go on past these four lanes, or start after them (rare).
             let mut s = s;
-            advance(c.keys, &mut s, kv + dv);
-            *cursor = s as u32;
-            let last = k + d + 2;
-            return self.range(c, w, i, s, (last, wide::i32x4::splat(last)), out);
+            // SAFETY: `s <= c.len()`; `advance` keeps it so, and so does `range` need it.
+            unsafe {
+                advance(c, &mut s, kv + dv);
+                *cursor = s as u32;
+                let last = k + d + 2;
+                return self.range(c, w, i, s, (last, wide::i32x4::splat(last)), out);
+            }
         }
         // Some lane is above the range, hence not below it: the range starts at lane `b` and
-        // ends before the first lane above it, both within the four.
+        // ends before the first lane above it, both within the four. `s + b <= c.len()`: the
+        // lanes before `b` are below `first`, which a sentinel never is.
         let b = (below + 1).trailing_zeros();
         let s = s + b as usize;
         *cursor = s as u32;
@@ -594,7 +674,7 @@ impl Candidates {
 #[inline(never)]
 fn long_range(c: &Sorted<'_>, i: usize, mut j: usize, last: i32, out: &mut Vec<u64>) {
     // The sentinel keys stop the walk.
-    while c.keys[j] <= last {
+    while c.key(j) <= last {
         if c.overlap(i, j) {
             out.push(c.pair(i, j));
         }
@@ -621,23 +701,33 @@ fn long_range(c: &Sorted<'_>, i: usize, mut j: usize, last: i32, out: &mut Vec<u
 /// in VEX encoding (three-operand forms, loads folded into other instructions), so the same
 /// pairs.
 #[inline(never)]
-fn dense_pairs(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
+fn dense_pairs(c: &Sorted<'_>, dims: [i64; 3], out: &mut Vec<u64>) {
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = avx2::Avx2::detect() {
-        return avx2::dense_pairs(cpu, c, n, dims, out);
+        return avx2::dense_pairs(cpu, c, dims, out);
     }
-    dense_pairs_body(c, n, dims, out);
+    dense_pairs_body(c, dims, out);
 }
 
 /// The body of [`dense_pairs`], instantiated for the build's own target features and for
 /// AVX2.
 #[inline(always)]
-fn dense_pairs_body(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
-    let keys = c.keys;
+fn dense_pairs_body(c: &Sorted<'_>, dims: [i64; 3], out: &mut Vec<u64>) {
+    let n = c.len();
     let (py, pz) = ((dims[1] + 1) as i32, (dims[2] + 1) as i32);
     let plane = py * pz;
     // First keys of the four forward rows relative to the home key.
     let (d1, d2, d3, d4) = (pz - 1, plane - pz - 1, plane - 1, plane + pz - 1);
+    // The layout keeps every key plus every offset at most `i32::MAX` (see `dense_layout`);
+    // checked here once per search (one pass over the keys), as the cursors' bounds rest on
+    // it (see `row`).
+    let kmax = c.max_key();
+    assert!(
+        [d1, d2, d3, d4]
+            .iter()
+            .all(|&d| d >= 0 && kmax <= i32::MAX - d),
+        "dense layout offsets out of range"
+    );
     // Cursors (entry indices: below `u32::MAX`, as slots are `u32`).
     let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
     let mut cand = Candidates {
@@ -656,16 +746,22 @@ fn dense_pairs_body(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>
     // fewer than iterating the keys).
     #[allow(clippy::needless_range_loop)]
     for i in 0..n {
-        let k = keys[i];
+        let k = c.key(i);
         let kv = splat(k);
         let home = (k, kv, kv + splat(2));
         let iv = (i, wide::u32x4::splat(i as u32));
         // The rest of the home cell and the next cell on z, then the four rows.
-        w = cand.range(c, w, iv, i + 1, (k + 1, kv + splat(1)), out);
-        w = cand.row(c, w, iv, &mut c1, home, r1, out);
-        w = cand.row(c, w, iv, &mut c2, home, r2, out);
-        w = cand.row(c, w, iv, &mut c3, home, r3, out);
-        w = cand.row(c, w, iv, &mut c4, home, r4, out);
+        // SAFETY: `i + 1 <= n` (`i < n`); the cursors are at most `n`: they start at 0 and
+        // only `row` moves them, which keeps them so as every `d` is at least 0 and
+        // `k + d <= kmax + d <= i32::MAX` (asserted above).
+        #[allow(unsafe_code)]
+        unsafe {
+            w = cand.range(c, w, iv, i + 1, (k + 1, kv + splat(1)), out);
+            w = cand.row(c, w, iv, &mut c1, home, r1, out);
+            w = cand.row(c, w, iv, &mut c2, home, r2, out);
+            w = cand.row(c, w, iv, &mut c3, home, r3, out);
+            w = cand.row(c, w, iv, &mut c4, home, r4, out);
+        }
         if w > CANDIDATES - 20 {
             cand.flush(w, c, out);
             w = 0;
@@ -695,8 +791,8 @@ mod avx2 {
     pub(super) use crate::simd::Avx2;
 
     #[target_feature(enable = "avx2")]
-    fn dense_pairs_avx2(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
-        super::dense_pairs_body(c, n, dims, out);
+    fn dense_pairs_avx2(c: &Sorted<'_>, dims: [i64; 3], out: &mut Vec<u64>) {
+        super::dense_pairs_body(c, dims, out);
     }
 
     #[target_feature(enable = "avx2")]
@@ -718,17 +814,11 @@ mod avx2 {
 
     /// The AVX2 build of [`super::dense_pairs_body`].
     #[inline(never)]
-    pub(super) fn dense_pairs(
-        _cpu: Avx2,
-        c: &Sorted<'_>,
-        n: usize,
-        dims: [i64; 3],
-        out: &mut Vec<u64>,
-    ) {
+    pub(super) fn dense_pairs(_cpu: Avx2, c: &Sorted<'_>, dims: [i64; 3], out: &mut Vec<u64>) {
         // SAFETY: `_cpu` exists only if `is_x86_feature_detected!("avx2")` returned true on
         // this machine (see `Avx2::detect`), which is the one precondition of calling a
         // function compiled with `#[target_feature(enable = "avx2")]`.
-        unsafe { dense_pairs_avx2(c, n, dims, out) }
+        unsafe { dense_pairs_avx2(c, dims, out) }
     }
 }
 
@@ -1402,11 +1492,8 @@ impl BroadPhase for SortedGrid {
         let entries = &self.entries;
         match self.layout {
             Layout::Dense { dims, .. } => {
-                let c = Sorted {
-                    keys: &self.columns.keys,
-                    entries,
-                };
-                dense_pairs(&c, entries.len(), dims, &mut keys)
+                let c = Sorted::new(&self.columns.keys, entries);
+                dense_pairs(&c, dims, &mut keys)
             }
             Layout::Hashed { mask } => self.hashed_pairs(mask, &mut keys),
         }
@@ -1585,23 +1672,19 @@ mod tests {
         let Layout::Dense { dims, .. } = grid.layout else {
             panic!("dense layout expected");
         };
-        let n = grid.entries.len();
-        let c = Sorted {
-            keys: &grid.columns.keys,
-            entries: &grid.entries,
-        };
+        let c = Sorted::new(&grid.columns.keys, &grid.entries);
         let mut portable = Vec::new();
-        dense_pairs_body(&c, n, dims, &mut portable);
+        dense_pairs_body(&c, dims, &mut portable);
         portable.sort_unstable();
         assert_eq!(portable.len(), q.len());
         let mut dispatched = Vec::new();
-        dense_pairs(&c, n, dims, &mut dispatched);
+        dense_pairs(&c, dims, &mut dispatched);
         dispatched.sort_unstable();
         assert_eq!(portable, dispatched);
         #[cfg(target_arch = "x86_64")]
         if let Some(cpu) = avx2::Avx2::detect() {
             let mut wide = Vec::new();
-            avx2::dense_pairs(cpu, &c, n, dims, &mut wide);
+            avx2::dense_pairs(cpu, &c, dims, &mut wide);
             wide.sort_unstable();
             assert_eq!(portable, wide);
         }
