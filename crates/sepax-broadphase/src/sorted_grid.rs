@@ -185,6 +185,7 @@ struct Entry {
 
 /// A `u32` carried in a `Real` lane (bit copies only: never used in arithmetic).
 #[inline(always)]
+#[allow(clippy::useless_conversion)]
 fn from_bits(x: u32) -> Real {
     Real::from_bits(x.into())
 }
