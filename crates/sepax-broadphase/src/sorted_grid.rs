@@ -978,13 +978,20 @@ impl SortedGrid {
     /// Marks a slot as changed since the last build.
     #[inline]
     fn mark_dirty(&mut self, slot: u32) {
-        let s = slot as usize;
-        if self.listed.len() <= s {
-            self.grow_slot_tables(s + 1);
-        }
-        if !self.listed[s] {
-            self.listed[s] = true;
-            self.dirty.push(slot);
+        // One bounds check on the path of `update` (a slot past the tables is new: listed
+        // nowhere yet, and not in `dirty`).
+        match self.listed.get_mut(slot as usize) {
+            Some(l) => {
+                if !*l {
+                    *l = true;
+                    self.dirty.push(slot);
+                }
+            }
+            None => {
+                self.grow_slot_tables(slot as usize + 1);
+                self.listed[slot as usize] = true;
+                self.dirty.push(slot);
+            }
         }
     }
 
@@ -1076,6 +1083,23 @@ impl SortedGrid {
             }
             let s = slot as usize;
             if place[s] != REGULAR {
+                // Listed nowhere yet (inserted since the last build): classified here. A new
+                // oversize proxy is checked again (and kept) by the oversize pass below.
+                if place[s] == NOWHERE {
+                    if let Some(p) = proxies.at(slot) {
+                        match g.classify(inv, &p.aabb) {
+                            Class::Key(key) => {
+                                moved.push(Entry::new(&p.aabb, slot, key));
+                                place[s] = REGULAR;
+                            }
+                            Class::Oversize => {
+                                oversize.push(slot);
+                                place[s] = OVERSIZE;
+                            }
+                            Class::Outside => return None,
+                        }
+                    }
+                }
                 continue;
             }
             let h = home[s];
@@ -1126,26 +1150,6 @@ impl SortedGrid {
             w += 1;
         }
         self.oversize.truncate(w);
-        // Proxies listed nowhere yet (inserted since the last build).
-        for &slot in &self.dirty {
-            if self.place[slot as usize] != NOWHERE {
-                continue;
-            }
-            let Some(p) = self.proxies.at(slot) else {
-                continue;
-            };
-            match g.classify(inv, &p.aabb) {
-                Class::Key(key) => {
-                    moved.push(Entry::new(&p.aabb, slot, key));
-                    self.place[slot as usize] = REGULAR;
-                }
-                Class::Oversize => {
-                    self.oversize.push(slot);
-                    self.place[slot as usize] = OVERSIZE;
-                }
-                Class::Outside => return None,
-            }
-        }
         Some(dead)
     }
 
