@@ -286,20 +286,27 @@ fn empty_entry() -> Entry {
     }
 }
 
-/// The cell coordinates of a point: `floor(p * inv)` per axis, saturating at the ends of
-/// `i32`; monotone in each coordinate. Every cell in this module comes from here, so the build
-/// and the queries agree exactly. Truncation and a branch-free correction (`floor` is a library
-/// call on baseline x86-64), four lanes at once; clamping below at `i32::MIN` first keeps the
-/// correction from overflowing (a NaN lands on some cell; it overlaps nothing anyway).
+/// The cell coordinates of a point: `floor(p * inv)` per axis, saturating near the ends of
+/// `i32` (at `i32::MIN` and, in `f32`, at `2^31 - 128`, the largest `f32` below `2^31`);
+/// monotone in each coordinate. Every cell in this module comes from here, so the build and
+/// the queries agree exactly. Truncation and a branch-free correction (`floor` is a library
+/// call on baseline x86-64), four lanes at once; clamping to `[-2^31, 2^31 - 128]` first keeps
+/// the truncation in range and the correction from overflowing (a NaN lands on some cell; it
+/// overlaps nothing anyway).
 #[cfg(not(feature = "f64"))]
 #[inline(always)]
 fn cells4(inv: Real, p: Point3) -> wide::i32x4 {
     use wide::{f32x4, i32x4};
+    /// The largest `f32` below `2^31`.
+    const HIGH: f32 = 2_147_483_520.0;
     let t = f32x4::new([p.x, p.y, p.z, 0.0]) * f32x4::splat(inv);
-    // `maxps`: the clamp (a NaN lane becomes the bound).
-    let t = t.fast_max(f32x4::splat(i32::MIN as f32));
-    // Truncation saturates at `i32::MAX` for `t >= 2^31`.
-    let i = t.trunc_int();
+    // `maxps`, `minps`: the clamp (on x86-64 a NaN lane becomes the lower bound).
+    let t = t
+        .fast_max(f32x4::splat(i32::MIN as f32))
+        .fast_min(f32x4::splat(HIGH));
+    // In range (and integral at the bounds): the plain truncation (`cvttps2dq`) is exact, with
+    // no fix-up for overflow (`fast_trunc_int` is `trunc_int`, saturating, off SSE2).
+    let i = t.fast_trunc_int();
     // All ones (-1) where the truncation rounded up, that is, for negative non-integers.
     let above: i32x4 = wide::bytemuck::cast(f32x4::from_i32x4(i).simd_gt(t));
     i + above
