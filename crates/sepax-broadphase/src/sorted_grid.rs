@@ -629,12 +629,12 @@ impl Candidates {
         c: &Sorted<'_>,
         w: usize,
         i: (usize, wide::u32x4),
-        cursor: &mut u32,
+        cursor: &mut usize,
         (k, kv, kv2): (i32, wide::i32x4, wide::i32x4),
         (d, dv): (i32, wide::i32x4),
         out: &mut Vec<u64>,
     ) -> usize {
-        let s = *cursor as usize;
+        let s = *cursor;
         // SAFETY: `s <= c.len()`, the precondition.
         let rel = unsafe { c.keys4(s) } - dv;
         // Keys are sorted: the lanes below `first` are a prefix, those above `first + 2` a
@@ -649,7 +649,7 @@ impl Candidates {
             // SAFETY: `s <= c.len()`; `advance` keeps it so, and so does `range` need it.
             unsafe {
                 advance(c, &mut s, kv + dv);
-                *cursor = s as u32;
+                *cursor = s;
                 let last = k + d + 2;
                 return self.range(c, w, i, s, (last, wide::i32x4::splat(last)), out);
             }
@@ -659,7 +659,7 @@ impl Candidates {
         // lanes before `b` are below `first`, which a sentinel never is.
         let b = (below + 1).trailing_zeros();
         let s = s + b as usize;
-        *cursor = s as u32;
+        *cursor = s;
         self.list(w, i.1, s);
         w + (above.trailing_zeros() - b) as usize
     }
@@ -736,8 +736,8 @@ fn dense_pairs_body(c: &Sorted<'_>, dims: [i64; 3], out: &mut Vec<u64>) {
             .all(|&d| d >= 0 && kmax <= i32::MAX - d),
         "dense layout offsets out of range"
     );
-    // Cursors (entry indices: below `u32::MAX`, as slots are `u32`).
-    let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
+    // Cursors (entry indices).
+    let (mut c1, mut c2, mut c3, mut c4) = (0usize, 0usize, 0usize, 0usize);
     let mut cand = Candidates {
         i: [0; CANDIDATES],
         j: [0; CANDIDATES],
