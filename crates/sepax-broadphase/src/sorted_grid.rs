@@ -195,7 +195,9 @@ struct Entry {
     key: u32,
 }
 
-/// A `u32` carried in an `f32` lane (bit copies only: never used in arithmetic).
+/// A `u32` carried in an `f32` lane: bit copies only, never arithmetic (copies through SSE or
+/// NEON registers keep every bit pattern, NaNs included; only an x87-only 32-bit target could
+/// quiet a signalling-NaN pattern, a slot or key of at least `0x7F80_0001`).
 #[cfg(not(feature = "f64"))]
 #[inline(always)]
 fn from_bits(x: u32) -> f32 {
