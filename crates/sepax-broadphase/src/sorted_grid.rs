@@ -140,10 +140,10 @@ fn put(
     e: &Entry,
 ) {
     out[w].write(*e);
-    keys[w].write(e.key as i32);
-    home[e.slot as usize] = Home {
+    keys[w].write(e.key() as i32);
+    home[e.slot() as usize] = Home {
         pos: w as u32,
-        key: e.key,
+        key: e.key(),
     };
 }
 
@@ -171,15 +171,126 @@ struct Proxy {
 }
 
 /// A regular proxy in the sorted arrays: its box (copied, so the pair loop reads memory in
-/// order), slot and key (32 bytes in f32, aligned to 32 so that no entry straddles two cache
-/// lines: the re-keying stores into the entries in slot order, one line each).
+/// order), slot and key. In `f32`, two four-lane corners: `lo` is the lower corner with the
+/// slot's bits in lane 3, `hi` the upper corner with the key's bits in lane 3, so that the pair
+/// test loads each corner as one vector and compares lanes 0 to 2 (32 bytes, aligned to 32 so
+/// that no entry straddles two cache lines: the re-keying stores into the entries in slot
+/// order, one line each).
+#[cfg(not(feature = "f64"))]
 #[derive(Debug, Clone, Copy)]
-#[cfg_attr(not(feature = "f64"), repr(align(32)))]
+#[repr(align(32))]
+struct Entry {
+    lo: R4,
+    hi: R4,
+}
+
+/// A regular proxy in the sorted arrays (see the `f32` version). In `f64` the box, slot and
+/// key as fields (56 bytes): the four-lane corners would take 64, and the extra memory traffic
+/// cost more time than the corner loads saved (measured: `update_pairs` +9% at 100k moving).
+#[cfg(feature = "f64")]
+#[derive(Debug, Clone, Copy)]
 struct Entry {
     aabb: Aabb,
     slot: u32,
-    /// Dense key or hash bucket of the home cell in the last build's layout.
     key: u32,
+}
+
+/// A `u32` carried in an `f32` lane: bit copies only, never arithmetic (copies through SSE or
+/// NEON registers keep every bit pattern, NaNs included; only an x87-only 32-bit target could
+/// quiet a signalling-NaN pattern, a slot or key of at least `0x7F80_0001`).
+#[cfg(not(feature = "f64"))]
+#[inline(always)]
+fn from_bits(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+#[cfg(not(feature = "f64"))]
+impl Entry {
+    /// The entry of box `b` with its slot and key.
+    #[inline(always)]
+    fn new(b: &Aabb, slot: u32, key: u32) -> Self {
+        let (lo, hi) = (b.min(), b.max());
+        Entry {
+            lo: R4::new([lo.x, lo.y, lo.z, from_bits(slot)]),
+            hi: R4::new([hi.x, hi.y, hi.z, from_bits(key)]),
+        }
+    }
+
+    /// The slot.
+    #[inline(always)]
+    fn slot(&self) -> u32 {
+        self.lo.as_array()[3].to_bits()
+    }
+
+    /// Dense key or hash bucket of the home cell in the last build's layout.
+    #[inline(always)]
+    fn key(&self) -> u32 {
+        self.hi.as_array()[3].to_bits()
+    }
+
+    /// Sets the key.
+    #[inline(always)]
+    fn set_key(&mut self, key: u32) {
+        self.hi.as_mut_array()[3] = from_bits(key);
+    }
+
+    /// The box.
+    #[inline(always)]
+    fn aabb(&self) -> Aabb {
+        let (l, h) = (self.lo.as_array(), self.hi.as_array());
+        Aabb::new_unchecked(Point3::new(l[0], l[1], l[2]), Point3::new(h[0], h[1], h[2]))
+    }
+
+    /// The corners in four lanes (lane 3 carries other bits: only lanes 0 to 2 are
+    /// coordinates).
+    #[inline(always)]
+    fn corners(&self) -> (R4, R4) {
+        (self.lo, self.hi)
+    }
+}
+
+#[cfg(feature = "f64")]
+impl Entry {
+    /// The entry of box `b` with its slot and key.
+    #[inline(always)]
+    fn new(b: &Aabb, slot: u32, key: u32) -> Self {
+        Entry {
+            aabb: *b,
+            slot,
+            key,
+        }
+    }
+
+    /// The slot.
+    #[inline(always)]
+    fn slot(&self) -> u32 {
+        self.slot
+    }
+
+    /// Dense key or hash bucket of the home cell in the last build's layout.
+    #[inline(always)]
+    fn key(&self) -> u32 {
+        self.key
+    }
+
+    /// Sets the key.
+    #[inline(always)]
+    fn set_key(&mut self, key: u32) {
+        self.key = key;
+    }
+
+    /// The box.
+    #[inline(always)]
+    fn aabb(&self) -> Aabb {
+        self.aabb
+    }
+
+    /// The corners in four lanes (only lanes 0 to 2 are coordinates).
+    #[inline(always)]
+    fn corners(&self) -> (R4, R4) {
+        let v = |p: Point3| R4::new([p.x, p.y, p.z, 0.0]);
+        (v(self.aabb.min()), v(self.aabb.max()))
+    }
 }
 
 /// Where a regular slot's entry is, and its key (dense layout).
@@ -209,7 +320,7 @@ fn radix_sort(items: &mut Vec<Entry>, tmp: &mut Vec<Entry>, bound: usize) {
     while shift < key_bits.max(1) {
         let mut count = [0u32; DIGITS + 1];
         for e in items.iter() {
-            count[((e.key >> shift) as usize & (DIGITS - 1)) + 1] += 1;
+            count[((e.key() >> shift) as usize & (DIGITS - 1)) + 1] += 1;
         }
         for d in 1..=DIGITS {
             count[d] += count[d - 1];
@@ -217,7 +328,7 @@ fn radix_sort(items: &mut Vec<Entry>, tmp: &mut Vec<Entry>, bound: usize) {
         tmp.clear();
         tmp.resize(items.len(), empty_entry());
         for e in items.iter() {
-            let d = (e.key >> shift) as usize & (DIGITS - 1);
+            let d = (e.key() >> shift) as usize & (DIGITS - 1);
             tmp[count[d] as usize] = *e;
             count[d] += 1;
         }
@@ -228,27 +339,34 @@ fn radix_sort(items: &mut Vec<Entry>, tmp: &mut Vec<Entry>, bound: usize) {
 
 /// A placeholder entry.
 fn empty_entry() -> Entry {
-    Entry {
-        aabb: Aabb::new_unchecked(Default::default(), Default::default()),
-        slot: 0,
-        key: 0,
-    }
+    Entry::new(
+        &Aabb::new_unchecked(Default::default(), Default::default()),
+        0,
+        0,
+    )
 }
 
-/// The cell coordinates of a point: `floor(p * inv)` per axis, saturating at the ends of
-/// `i32`; monotone in each coordinate. Every cell in this module comes from here, so the build
-/// and the queries agree exactly. Truncation and a branch-free correction (`floor` is a library
-/// call on baseline x86-64), four lanes at once; clamping below at `i32::MIN` first keeps the
-/// correction from overflowing (a NaN lands on some cell; it overlaps nothing anyway).
+/// The cell coordinates of a point: `floor(p * inv)` per axis, saturating near the ends of
+/// `i32` (at `i32::MIN` and, in `f32`, at `2^31 - 128`, the largest `f32` below `2^31`);
+/// monotone in each coordinate. Every cell in this module comes from here, so the build and
+/// the queries agree exactly. Truncation and a branch-free correction (`floor` is a library
+/// call on baseline x86-64), four lanes at once; clamping to `[-2^31, 2^31 - 128]` first keeps
+/// the truncation in range and the correction from overflowing (a NaN lands on some cell; it
+/// overlaps nothing anyway).
 #[cfg(not(feature = "f64"))]
 #[inline(always)]
 fn cells4(inv: Real, p: Point3) -> wide::i32x4 {
     use wide::{f32x4, i32x4};
+    /// The largest `f32` below `2^31`.
+    const HIGH: f32 = 2_147_483_520.0;
     let t = f32x4::new([p.x, p.y, p.z, 0.0]) * f32x4::splat(inv);
-    // `maxps`: the clamp (a NaN lane becomes the bound).
-    let t = t.fast_max(f32x4::splat(i32::MIN as f32));
-    // Truncation saturates at `i32::MAX` for `t >= 2^31`.
-    let i = t.trunc_int();
+    // `maxps`, `minps`: the clamp (on x86-64 a NaN lane becomes the lower bound).
+    let t = t
+        .fast_max(f32x4::splat(i32::MIN as f32))
+        .fast_min(f32x4::splat(HIGH));
+    // In range (and integral at the bounds): the plain truncation (`cvttps2dq`) is exact, with
+    // no fix-up for overflow (`fast_trunc_int` is `trunc_int`, saturating, off SSE2).
+    let i = t.fast_trunc_int();
     // All ones (-1) where the truncation rounded up, that is, for negative non-integers.
     let above: i32x4 = wide::bytemuck::cast(f32x4::from_i32x4(i).simd_gt(t));
     i + above
@@ -378,7 +496,7 @@ impl Columns {
         self.keys.resize(n + PAD, i32::MAX);
         self.keys[n..].fill(i32::MAX);
         for (k, e) in self.keys[..n].iter_mut().zip(entries) {
-            *k = e.key as i32;
+            *k = e.key() as i32;
         }
     }
 
@@ -388,45 +506,109 @@ impl Columns {
     }
 }
 
-/// What the pair search reads: the keys with their sentinels (the columns) and the entries
-/// (boxes and slots), in the same order.
-struct Sorted<'a> {
-    keys: &'a [i32],
-    entries: &'a [Entry],
-}
+use sorted::Sorted;
 
-impl Sorted<'_> {
-    /// Whether entries `i` and `j` overlap (closed boxes, exact comparisons; false when a
-    /// coordinate is NaN, as in [`overlaps`]).
-    #[inline(always)]
-    fn overlap(&self, i: usize, j: usize) -> bool {
-        let (a, b) = (&self.entries[i].aabb, &self.entries[j].aabb);
-        let v = |p: Point3| R4::new([p.x, p.y, p.z, 0.0]);
-        let m = v(a.min()).simd_le(v(b.max())) & v(b.min()).simd_le(v(a.max()));
-        m.to_bitmask() == 0xF
+/// The pair search's view of the entries, in a module of its own so that its fields (and the
+/// length relation that [`Sorted::keys4`] relies on) are set only by [`Sorted::new`].
+mod sorted {
+    use super::{pair_key, Entry, PAD};
+
+    /// What the pair search reads: the keys with their sentinels (the columns) and the entries
+    /// (boxes and slots), in the same order.
+    pub(super) struct Sorted<'a> {
+        /// `entries.len() + PAD` keys, the last `PAD` of them `i32::MAX` (checked by
+        /// [`Sorted::new`]).
+        keys: &'a [i32],
+        entries: &'a [Entry],
     }
 
-    /// The pair key of entries `i` and `j`.
-    #[inline(always)]
-    fn pair(&self, i: usize, j: usize) -> u64 {
-        pair_key(self.entries[i].slot, self.entries[j].slot)
-    }
-}
+    impl<'a> Sorted<'a> {
+        /// The view of `entries` and their key column `keys` (with its `PAD` sentinels).
+        ///
+        /// # Panics
+        ///
+        /// When `keys` does not hold exactly `entries.len() + PAD` keys, the last `PAD` of
+        /// them `i32::MAX`.
+        pub(super) fn new(keys: &'a [i32], entries: &'a [Entry]) -> Self {
+            let n = entries.len();
+            assert_eq!(keys.len(), n + PAD, "key column out of step");
+            assert!(
+                keys[n..].iter().all(|&k| k == i32::MAX),
+                "key column without its sentinels"
+            );
+            Sorted { keys, entries }
+        }
 
-/// Four keys from index `s`.
-#[inline(always)]
-fn keys4(keys: &[i32], s: usize) -> wide::i32x4 {
-    let k = &keys[s..s + 4];
-    wide::i32x4::new([k[0], k[1], k[2], k[3]])
+        /// The largest key of an entry (`i32::MIN` when there is none).
+        pub(super) fn max_key(&self) -> i32 {
+            let n = self.entries.len();
+            self.keys[..n].iter().copied().fold(i32::MIN, i32::max)
+        }
+
+        /// The number of entries.
+        #[inline(always)]
+        pub(super) fn len(&self) -> usize {
+            self.entries.len()
+        }
+
+        /// The key of entry `i` (or a sentinel, `i32::MAX`, for `i` in `n .. n + PAD`).
+        #[inline(always)]
+        pub(super) fn key(&self, i: usize) -> i32 {
+            self.keys[i]
+        }
+
+        /// Four keys from index `s`, without a bounds check (measured: the checks of these
+        /// loads, six per entry at the heart of the pair search, cost about 10% of its
+        /// instructions).
+        ///
+        /// # Safety
+        ///
+        /// `s <= self.len()`.
+        #[allow(unsafe_code)]
+        #[inline(always)]
+        pub(super) unsafe fn keys4(&self, s: usize) -> wide::i32x4 {
+            // SAFETY: `s <= n` (the caller's promise, `n = entries.len()`) and
+            // `keys.len() == n + PAD` with `PAD == 4` (asserted by `new`, the only constructor:
+            // the fields are private to this module), so `s + 4 <= keys.len()` (no overflow)
+            // and `s .. s + 4` lies in the slice.
+            let k = unsafe { self.keys.get_unchecked(s..s + PAD) };
+            wide::i32x4::new([k[0], k[1], k[2], k[3]])
+        }
+
+        /// Whether entries `i` and `j` overlap (closed boxes, exact comparisons; false when a
+        /// coordinate is NaN, as in [`super::overlaps`]).
+        #[inline(always)]
+        pub(super) fn overlap(&self, i: usize, j: usize) -> bool {
+            let (a, b) = (self.entries[i].corners(), self.entries[j].corners());
+            // Lane 3 is no coordinate: left out of the answer.
+            let m = a.0.simd_le(b.1) & b.0.simd_le(a.1);
+            m.to_bitmask() & 7 == 7
+        }
+
+        /// The pair key of entries `i` and `j`.
+        #[inline(always)]
+        pub(super) fn pair(&self, i: usize, j: usize) -> u64 {
+            pair_key(self.entries[i].slot(), self.entries[j].slot())
+        }
+    }
 }
 
 /// Moves cursor `s` to the first entry whose key is at least `first` (`f`: in four lanes; it
 /// only ever moves forward: `first` grows with the home key).
+///
+/// # Safety
+///
+/// `*s <= c.len()`; it stays so: the sentinel key at index `c.len()` is never below `first`
+/// (nothing is above `i32::MAX`), so the run of lanes below `first` that `s` skips stops at
+/// the latest there, and the loop goes on only when all four lanes were below, that is,
+/// before the sentinel.
+#[allow(unsafe_code)]
 #[inline(always)]
-fn advance(keys: &[i32], s: &mut usize, f: wide::i32x4) {
+unsafe fn advance(c: &Sorted<'_>, s: &mut usize, f: wide::i32x4) {
     loop {
-        // The keys below `first` are a prefix: skip it.
-        let below = f.simd_gt(keys4(keys, *s)).to_bitmask();
+        // The keys below `first` are a prefix: skip it (the leading lanes below `first`).
+        // SAFETY: `*s <= c.len()`, the precondition, kept by every step (see above).
+        let below = f.simd_gt(unsafe { c.keys4(*s) }).to_bitmask();
         *s += (below + 1).trailing_zeros() as usize;
         if below != 0xF {
             break;
@@ -464,9 +646,13 @@ impl Candidates {
     /// `last` (`lastv` in four lanes): the first four at `w`, returning the new length; more in
     /// range are tested at once, out of line. Keys are sorted, so the lanes in range are a
     /// prefix.
-    #[allow(clippy::too_many_arguments)]
+    ///
+    /// # Safety
+    ///
+    /// `s <= c.len()`.
+    #[allow(clippy::too_many_arguments, unsafe_code)]
     #[inline(always)]
-    fn range(
+    unsafe fn range(
         &mut self,
         c: &Sorted<'_>,
         w: usize,
@@ -475,7 +661,8 @@ impl Candidates {
         (last, lastv): (i32, wide::i32x4),
         out: &mut Vec<u64>,
     ) -> usize {
-        let above = keys4(c.keys, s).simd_gt(lastv).to_bitmask();
+        // SAFETY: `s <= c.len()`, the precondition.
+        let above = unsafe { c.keys4(s) }.simd_gt(lastv).to_bitmask();
         self.list(w, iv, s);
         if above == 0 {
             long_range(c, i, s + 4, last, out);
@@ -488,40 +675,51 @@ impl Candidates {
     /// range of keys `first ..= first + 2` from there, as [`Self::range`] does (`kv` is `k` in
     /// four lanes, `dv` is `d`). One four-lane load usually does both (the cursor moves about
     /// one entry per home entry, and the four entries from the old cursor reach past the
-    /// range); otherwise [`advance`] and [`Self::range`]. The keys are compared after
-    /// subtracting `d` (no overflow: keys are at least 0 and `d` positive), against the home
-    /// key's lanes, which are broadcast once per home entry.
-    #[allow(clippy::too_many_arguments)]
+    /// range); otherwise [`advance`] and [`Self::range`].
+    ///
+    /// # Safety
+    ///
+    /// `*cursor <= c.len()`, `d >= 0` and `k + d <= i32::MAX`; the cursor then stays at most
+    /// `c.len()` (as in [`advance`]: the sentinel key `i32::MAX` at `c.len()` is not below
+    /// `first = k + d`, and the cursor only skips lanes below `first`).
+    #[allow(clippy::too_many_arguments, unsafe_code)]
     #[inline(always)]
-    fn row(
+    unsafe fn row(
         &mut self,
         c: &Sorted<'_>,
         w: usize,
         i: (usize, wide::u32x4),
-        cursor: &mut u32,
+        cursor: &mut usize,
         (k, kv, kv2): (i32, wide::i32x4, wide::i32x4),
         (d, dv): (i32, wide::i32x4),
         out: &mut Vec<u64>,
     ) -> usize {
-        let s = *cursor as usize;
-        let rel = keys4(c.keys, s) - dv;
+        let s = *cursor;
+        // SAFETY: `s <= c.len()`, the precondition.
+        let rel = unsafe { c.keys4(s) } - dv;
         // Keys are sorted: the lanes below `first` are a prefix, those above `first + 2` a
-        // suffix.
+        // suffix. The keys are compared after subtracting `d`, against the home key's lanes,
+        // which are broadcast once per home entry (no overflow for a sentinel: `d >= 0`; and
+        // none is below: `k + d <= i32::MAX`).
         let below = kv.simd_gt(rel).to_bitmask();
         let above = rel.simd_gt(kv2).to_bitmask();
         if above == 0 {
             // The range may go on past these four lanes, or start after them (rare).
             let mut s = s;
-            advance(c.keys, &mut s, kv + dv);
-            *cursor = s as u32;
-            let last = k + d + 2;
-            return self.range(c, w, i, s, (last, wide::i32x4::splat(last)), out);
+            // SAFETY: `s <= c.len()`; `advance` keeps it so, and so does `range` need it.
+            unsafe {
+                advance(c, &mut s, kv + dv);
+                *cursor = s;
+                let last = k + d + 2;
+                return self.range(c, w, i, s, (last, wide::i32x4::splat(last)), out);
+            }
         }
         // Some lane is above the range, hence not below it: the range starts at lane `b` and
-        // ends before the first lane above it, both within the four.
+        // ends before the first lane above it, both within the four. `s + b <= c.len()`: the
+        // lanes before `b` are below `first`, which a sentinel never is.
         let b = (below + 1).trailing_zeros();
         let s = s + b as usize;
-        *cursor = s as u32;
+        *cursor = s;
         self.list(w, i.1, s);
         w + (above.trailing_zeros() - b) as usize
     }
@@ -544,7 +742,7 @@ impl Candidates {
 #[inline(never)]
 fn long_range(c: &Sorted<'_>, i: usize, mut j: usize, last: i32, out: &mut Vec<u64>) {
     // The sentinel keys stop the walk.
-    while c.keys[j] <= last {
+    while c.key(j) <= last {
         if c.overlap(i, j) {
             out.push(c.pair(i, j));
         }
@@ -571,25 +769,35 @@ fn long_range(c: &Sorted<'_>, i: usize, mut j: usize, last: i32, out: &mut Vec<u
 /// in VEX encoding (three-operand forms, loads folded into other instructions), so the same
 /// pairs.
 #[inline(never)]
-fn dense_pairs(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
+fn dense_pairs(c: &Sorted<'_>, dims: [i64; 3], out: &mut Vec<u64>) {
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = avx2::Avx2::detect() {
-        return avx2::dense_pairs(cpu, c, n, dims, out);
+        return avx2::dense_pairs(cpu, c, dims, out);
     }
-    dense_pairs_body(c, n, dims, out);
+    dense_pairs_body(c, dims, out);
 }
 
 /// The body of [`dense_pairs`], instantiated for the build's own target features and for
 /// AVX2.
 #[inline(always)]
-fn dense_pairs_body(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
-    let keys = c.keys;
+fn dense_pairs_body(c: &Sorted<'_>, dims: [i64; 3], out: &mut Vec<u64>) {
+    let n = c.len();
     let (py, pz) = ((dims[1] + 1) as i32, (dims[2] + 1) as i32);
     let plane = py * pz;
     // First keys of the four forward rows relative to the home key.
     let (d1, d2, d3, d4) = (pz - 1, plane - pz - 1, plane - 1, plane + pz - 1);
-    // Cursors (entry indices: below `u32::MAX`, as slots are `u32`).
-    let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
+    // The layout keeps every key plus every offset at most `i32::MAX` (see `dense_layout`);
+    // checked here once per search (one pass over the keys), as the cursors' bounds rest on
+    // it (see `row`).
+    let kmax = c.max_key();
+    assert!(
+        [d1, d2, d3, d4]
+            .iter()
+            .all(|&d| d >= 0 && kmax <= i32::MAX - d),
+        "dense layout offsets out of range"
+    );
+    // Cursors (entry indices).
+    let (mut c1, mut c2, mut c3, mut c4) = (0usize, 0usize, 0usize, 0usize);
     let mut cand = Candidates {
         i: [0; CANDIDATES],
         j: [0; CANDIDATES],
@@ -606,16 +814,22 @@ fn dense_pairs_body(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>
     // fewer than iterating the keys).
     #[allow(clippy::needless_range_loop)]
     for i in 0..n {
-        let k = keys[i];
+        let k = c.key(i);
         let kv = splat(k);
         let home = (k, kv, kv + splat(2));
         let iv = (i, wide::u32x4::splat(i as u32));
         // The rest of the home cell and the next cell on z, then the four rows.
-        w = cand.range(c, w, iv, i + 1, (k + 1, kv + splat(1)), out);
-        w = cand.row(c, w, iv, &mut c1, home, r1, out);
-        w = cand.row(c, w, iv, &mut c2, home, r2, out);
-        w = cand.row(c, w, iv, &mut c3, home, r3, out);
-        w = cand.row(c, w, iv, &mut c4, home, r4, out);
+        // SAFETY: `i + 1 <= n` (`i < n`); the cursors are at most `n`: they start at 0 and
+        // only `row` moves them, which keeps them so as every `d` is at least 0 and
+        // `k + d <= kmax + d <= i32::MAX` (asserted above).
+        #[allow(unsafe_code)]
+        unsafe {
+            w = cand.range(c, w, iv, i + 1, (k + 1, kv + splat(1)), out);
+            w = cand.row(c, w, iv, &mut c1, home, r1, out);
+            w = cand.row(c, w, iv, &mut c2, home, r2, out);
+            w = cand.row(c, w, iv, &mut c3, home, r3, out);
+            w = cand.row(c, w, iv, &mut c4, home, r4, out);
+        }
         if w > CANDIDATES - 20 {
             cand.flush(w, c, out);
             w = 0;
@@ -645,8 +859,8 @@ mod avx2 {
     pub(super) use crate::simd::Avx2;
 
     #[target_feature(enable = "avx2")]
-    fn dense_pairs_avx2(c: &Sorted<'_>, n: usize, dims: [i64; 3], out: &mut Vec<u64>) {
-        super::dense_pairs_body(c, n, dims, out);
+    fn dense_pairs_avx2(c: &Sorted<'_>, dims: [i64; 3], out: &mut Vec<u64>) {
+        super::dense_pairs_body(c, dims, out);
     }
 
     #[target_feature(enable = "avx2")]
@@ -668,17 +882,11 @@ mod avx2 {
 
     /// The AVX2 build of [`super::dense_pairs_body`].
     #[inline(never)]
-    pub(super) fn dense_pairs(
-        _cpu: Avx2,
-        c: &Sorted<'_>,
-        n: usize,
-        dims: [i64; 3],
-        out: &mut Vec<u64>,
-    ) {
+    pub(super) fn dense_pairs(_cpu: Avx2, c: &Sorted<'_>, dims: [i64; 3], out: &mut Vec<u64>) {
         // SAFETY: `_cpu` exists only if `is_x86_feature_detected!("avx2")` returned true on
         // this machine (see `Avx2::detect`), which is the one precondition of calling a
         // function compiled with `#[target_feature(enable = "avx2")]`.
-        unsafe { dense_pairs_avx2(c, n, dims, out) }
+        unsafe { dense_pairs_avx2(c, dims, out) }
     }
 }
 
@@ -837,13 +1045,20 @@ impl SortedGrid {
     /// Marks a slot as changed since the last build.
     #[inline]
     fn mark_dirty(&mut self, slot: u32) {
-        let s = slot as usize;
-        if self.listed.len() <= s {
-            self.grow_slot_tables(s + 1);
-        }
-        if !self.listed[s] {
-            self.listed[s] = true;
-            self.dirty.push(slot);
+        // One bounds check on the path of `update` (a slot past the tables is new: listed
+        // nowhere yet, and not in `dirty`).
+        match self.listed.get_mut(slot as usize) {
+            Some(l) => {
+                if !*l {
+                    *l = true;
+                    self.dirty.push(slot);
+                }
+            }
+            None => {
+                self.grow_slot_tables(slot as usize + 1);
+                self.listed[slot as usize] = true;
+                self.dirty.push(slot);
+            }
         }
     }
 
@@ -935,32 +1150,45 @@ impl SortedGrid {
             }
             let s = slot as usize;
             if place[s] != REGULAR {
+                // Listed nowhere yet (inserted since the last build): classified here. A new
+                // oversize proxy is checked again (and kept) by the oversize pass below.
+                if place[s] == NOWHERE {
+                    if let Some(p) = proxies.at(slot) {
+                        match g.classify(inv, &p.aabb) {
+                            Class::Key(key) => {
+                                moved.push(Entry::new(&p.aabb, slot, key));
+                                place[s] = REGULAR;
+                            }
+                            Class::Oversize => {
+                                oversize.push(slot);
+                                place[s] = OVERSIZE;
+                            }
+                            Class::Outside => return None,
+                        }
+                    }
+                }
                 continue;
             }
             let h = home[s];
             let e = &mut entries[h.pos as usize];
             let Some(p) = proxies.at(slot) else {
-                e.key = DEAD;
+                e.set_key(DEAD);
                 place[s] = NOWHERE;
                 dead += 1;
                 continue;
             };
             match g.classify(inv, &p.aabb) {
-                Class::Key(key) if key == h.key => e.aabb = p.aabb,
+                Class::Key(key) if key == h.key => *e = Entry::new(&p.aabb, slot, key),
                 Class::Key(key) => {
-                    moved.push(Entry {
-                        aabb: p.aabb,
-                        slot,
-                        key,
-                    });
-                    e.key = DEAD;
+                    moved.push(Entry::new(&p.aabb, slot, key));
+                    e.set_key(DEAD);
                     dead += 1;
                 }
                 Class::Oversize => {
                     // Checked again (and kept) by the oversize pass below.
                     oversize.push(slot);
                     place[s] = OVERSIZE;
-                    e.key = DEAD;
+                    e.set_key(DEAD);
                     dead += 1;
                 }
                 Class::Outside => return None,
@@ -978,11 +1206,7 @@ impl SortedGrid {
                 match g.classify(inv, &p.aabb) {
                     Class::Oversize => {}
                     Class::Key(key) => {
-                        moved.push(Entry {
-                            aabb: p.aabb,
-                            slot,
-                            key,
-                        });
+                        moved.push(Entry::new(&p.aabb, slot, key));
                         self.place[slot as usize] = REGULAR;
                         continue;
                     }
@@ -993,30 +1217,6 @@ impl SortedGrid {
             w += 1;
         }
         self.oversize.truncate(w);
-        // Proxies listed nowhere yet (inserted since the last build).
-        for &slot in &self.dirty {
-            if self.place[slot as usize] != NOWHERE {
-                continue;
-            }
-            let Some(p) = self.proxies.at(slot) else {
-                continue;
-            };
-            match g.classify(inv, &p.aabb) {
-                Class::Key(key) => {
-                    moved.push(Entry {
-                        aabb: p.aabb,
-                        slot,
-                        key,
-                    });
-                    self.place[slot as usize] = REGULAR;
-                }
-                Class::Oversize => {
-                    self.oversize.push(slot);
-                    self.place[slot as usize] = OVERSIZE;
-                }
-                Class::Outside => return None,
-            }
-        }
         Some(dead)
     }
 
@@ -1028,7 +1228,7 @@ impl SortedGrid {
         if moved.len() >= RADIX_MIN {
             radix_sort(moved, &mut self.sorted, bound);
         } else {
-            moved.sort_unstable_by_key(|e| e.key);
+            moved.sort_unstable_by_key(|e| e.key());
         }
         let n = self.entries.len() - dead + moved.len();
         let mut out = core::mem::take(&mut self.sorted);
@@ -1047,18 +1247,18 @@ impl SortedGrid {
         // A moved entry goes after the kept entries of keys up to its own. `next`: the key of
         // the next moved entry (`DEAD`, above every key, when none is left).
         let mut j = 0;
-        let mut next = moved.first().map_or(DEAD, |m| m.key);
+        let mut next = moved.first().map_or(DEAD, |m| m.key());
         for e in &self.entries {
-            if e.key == DEAD {
+            if e.key() == DEAD {
                 continue;
             }
-            if next < e.key {
-                while j < moved.len() && moved[j].key < e.key {
+            if next < e.key() {
+                while j < moved.len() && moved[j].key() < e.key() {
                     put(o, k, home, w, &moved[j]);
                     w += 1;
                     j += 1;
                 }
-                next = moved.get(j).map_or(DEAD, |m| m.key);
+                next = moved.get(j).map_or(DEAD, |m| m.key());
             }
             put(o, k, home, w, e);
             w += 1;
@@ -1085,9 +1285,9 @@ impl SortedGrid {
     fn fill_columns(&mut self) {
         self.columns.fill(&self.entries);
         for (i, e) in self.entries.iter().enumerate() {
-            self.home[e.slot as usize] = Home {
+            self.home[e.slot() as usize] = Home {
                 pos: i as u32,
-                key: e.key,
+                key: e.key(),
             };
         }
     }
@@ -1110,11 +1310,7 @@ impl SortedGrid {
                         lo[k] = lo[k].min(c[k]);
                         hi[k] = hi[k].max(c[k]);
                     }
-                    items.push(Entry {
-                        aabb: p.aabb,
-                        slot: id.index,
-                        key: 0,
-                    });
+                    items.push(Entry::new(&p.aabb, id.index, 0));
                     self.place[id.index as usize] = REGULAR;
                 }
                 None => {
@@ -1134,7 +1330,7 @@ impl SortedGrid {
                 self.layout = Layout::Dense { origin, dims };
                 for e in items.iter_mut() {
                     // Every home cell lies in the layout.
-                    e.key = dense_key(self.home_cell(&e.aabb), origin, dims).unwrap_or(0);
+                    e.set_key(dense_key(self.home_cell(&e.aabb()), origin, dims).unwrap_or(0));
                 }
                 dims[0] as usize * (dims[1] as usize + 1) * (dims[2] as usize + 1)
             }
@@ -1143,7 +1339,7 @@ impl SortedGrid {
                 let mask = (buckets - 1) as u32;
                 self.layout = Layout::Hashed { mask };
                 for e in items.iter_mut() {
-                    e.key = Self::hash_bucket(self.home_cell(&e.aabb), mask) as u32;
+                    e.set_key(Self::hash_bucket(self.home_cell(&e.aabb()), mask) as u32);
                 }
                 buckets
             }
@@ -1163,7 +1359,7 @@ impl SortedGrid {
                 start.resize(bound + 1, 0);
                 let mut next = 0;
                 for (i, e) in self.entries.iter().enumerate() {
-                    let b = e.key as usize;
+                    let b = e.key() as usize;
                     if next <= b {
                         start[next..=b].fill(i as u32);
                         next = b + 1;
@@ -1182,10 +1378,10 @@ impl SortedGrid {
             let (s, e) = (self.start[b] as usize, self.start[b + 1] as usize);
             for i in s..e {
                 let a = &entries[i];
-                let cell = self.home_cell(&a.aabb);
+                let cell = self.home_cell(&a.aabb());
                 for other in &entries[i + 1..e] {
-                    if self.home_cell(&other.aabb) == cell && overlaps(&a.aabb, &other.aabb) {
-                        keys.push(pair_key(a.slot, other.slot));
+                    if self.home_cell(&other.aabb()) == cell && overlaps(&a.aabb(), &other.aabb()) {
+                        keys.push(pair_key(a.slot(), other.slot()));
                     }
                 }
                 for o in FORWARD {
@@ -1200,8 +1396,9 @@ impl SortedGrid {
                     };
                     let c = [x, y, z];
                     for other in self.bucket_entries(c, mask) {
-                        if self.home_cell(&other.aabb) == c && overlaps(&a.aabb, &other.aabb) {
-                            keys.push(pair_key(a.slot, other.slot));
+                        if self.home_cell(&other.aabb()) == c && overlaps(&a.aabb(), &other.aabb())
+                        {
+                            keys.push(pair_key(a.slot(), other.slot()));
                         }
                     }
                 }
@@ -1299,7 +1496,9 @@ impl BroadPhase for SortedGrid {
                             let mut j = keys.partition_point(|&k| k < k0);
                             while j < n && keys[j] <= k1 {
                                 let e = &self.entries[j];
-                                if self.current(e.slot) && !report(e.slot, &e.aabb, &mut stats) {
+                                if self.current(e.slot())
+                                    && !report(e.slot(), &e.aabb(), &mut stats)
+                                {
                                     return stats;
                                 }
                                 j += 1;
@@ -1320,9 +1519,9 @@ impl BroadPhase for SortedGrid {
                                 let c = [x, y, z];
                                 stats.nodes_visited += 1;
                                 for e in self.bucket_entries(c, mask) {
-                                    if self.home_cell(&e.aabb) == c
-                                        && self.current(e.slot)
-                                        && !report(e.slot, &e.aabb, &mut stats)
+                                    if self.home_cell(&e.aabb()) == c
+                                        && self.current(e.slot())
+                                        && !report(e.slot(), &e.aabb(), &mut stats)
                                     {
                                         return stats;
                                     }
@@ -1336,7 +1535,7 @@ impl BroadPhase for SortedGrid {
         if scan_all {
             stats.nodes_visited += 1;
             for e in &self.entries {
-                if self.current(e.slot) && !report(e.slot, &e.aabb, &mut stats) {
+                if self.current(e.slot()) && !report(e.slot(), &e.aabb(), &mut stats) {
                     return stats;
                 }
             }
@@ -1365,11 +1564,8 @@ impl BroadPhase for SortedGrid {
         let entries = &self.entries;
         match self.layout {
             Layout::Dense { dims, .. } => {
-                let c = Sorted {
-                    keys: &self.columns.keys,
-                    entries,
-                };
-                dense_pairs(&c, entries.len(), dims, &mut keys)
+                let c = Sorted::new(&self.columns.keys, entries);
+                dense_pairs(&c, dims, &mut keys)
             }
             Layout::Hashed { mask } => self.hashed_pairs(mask, &mut keys),
         }
@@ -1379,8 +1575,8 @@ impl BroadPhase for SortedGrid {
                 continue;
             };
             for e in entries {
-                if overlaps(&a.aabb, &e.aabb) {
-                    keys.push(pair_key(i, e.slot));
+                if overlaps(&a.aabb, &e.aabb()) {
+                    keys.push(pair_key(i, e.slot()));
                 }
             }
             for &j in &self.oversize[k + 1..] {
@@ -1548,23 +1744,19 @@ mod tests {
         let Layout::Dense { dims, .. } = grid.layout else {
             panic!("dense layout expected");
         };
-        let n = grid.entries.len();
-        let c = Sorted {
-            keys: &grid.columns.keys,
-            entries: &grid.entries,
-        };
+        let c = Sorted::new(&grid.columns.keys, &grid.entries);
         let mut portable = Vec::new();
-        dense_pairs_body(&c, n, dims, &mut portable);
+        dense_pairs_body(&c, dims, &mut portable);
         portable.sort_unstable();
         assert_eq!(portable.len(), q.len());
         let mut dispatched = Vec::new();
-        dense_pairs(&c, n, dims, &mut dispatched);
+        dense_pairs(&c, dims, &mut dispatched);
         dispatched.sort_unstable();
         assert_eq!(portable, dispatched);
         #[cfg(target_arch = "x86_64")]
         if let Some(cpu) = avx2::Avx2::detect() {
             let mut wide = Vec::new();
-            avx2::dense_pairs(cpu, &c, n, dims, &mut wide);
+            avx2::dense_pairs(cpu, &c, dims, &mut wide);
             wide.sort_unstable();
             assert_eq!(portable, wide);
         }
