@@ -26,6 +26,7 @@ pub mod batch;
 pub mod brute;
 pub mod bvh;
 pub mod grid;
+mod lanes;
 pub mod sap;
 #[cfg(target_arch = "x86_64")]
 mod simd;

@@ -238,6 +238,49 @@ impl core::ops::Mul for V256 {
     }
 }
 
+impl crate::lanes::Lane for V256 {
+    #[inline(always)]
+    fn splat(x: Real) -> V256 {
+        V256::splat(x)
+    }
+    #[inline(always)]
+    fn load(a: &[Real; LANES]) -> V256 {
+        V256::load(a)
+    }
+    #[inline(always)]
+    fn to_array(self) -> [Real; LANES] {
+        V256::to_array(self)
+    }
+    #[inline(always)]
+    fn abs(self) -> V256 {
+        V256::abs(self)
+    }
+    #[inline(always)]
+    fn div(self, b: V256) -> V256 {
+        V256::div(self, b)
+    }
+    #[inline(always)]
+    fn min(self, b: V256) -> V256 {
+        V256::min(self, b)
+    }
+    #[inline(always)]
+    fn max(self, b: V256) -> V256 {
+        V256::max(self, b)
+    }
+    #[inline(always)]
+    fn lt(self, b: V256) -> u32 {
+        V256::lt(self, b)
+    }
+    #[inline(always)]
+    fn le(self, b: V256) -> u32 {
+        V256::le(self, b)
+    }
+    #[inline(always)]
+    fn gt(self, b: V256) -> u32 {
+        V256::gt(self, b)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

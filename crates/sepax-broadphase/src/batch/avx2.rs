@@ -13,49 +13,13 @@
 //! equal the portable ones bit for bit; the tests run both.
 #![allow(unsafe_code)]
 
-use super::lanes::{Lane, LaneMask, LANES};
+use super::lanes::LANES;
 use super::soa::Batch;
 use super::{drive, BatchStats, PairKernel};
 use crate::simd::Avx2;
 use crate::simd::V256;
-use sepax_shapes::math::Real;
 
 const _: () = assert!(LANES == crate::simd::LANES);
-
-impl Lane for V256 {
-    #[inline(always)]
-    fn splat(x: Real) -> V256 {
-        V256::splat(x)
-    }
-    #[inline(always)]
-    fn from_array(a: [Real; LANES]) -> V256 {
-        V256::load(&a)
-    }
-    #[inline(always)]
-    fn abs(self) -> V256 {
-        V256::abs(self)
-    }
-    #[inline(always)]
-    fn min(self, b: V256) -> V256 {
-        V256::min(self, b)
-    }
-    #[inline(always)]
-    fn max(self, b: V256) -> V256 {
-        V256::max(self, b)
-    }
-    #[inline(always)]
-    fn lt(self, b: V256) -> LaneMask {
-        V256::lt(self, b)
-    }
-    #[inline(always)]
-    fn le(self, b: V256) -> LaneMask {
-        V256::le(self, b)
-    }
-    #[inline(always)]
-    fn gt(self, b: V256) -> LaneMask {
-        V256::gt(self, b)
-    }
-}
 
 type ItemA<K> = <<K as PairKernel>::A as Batch>::Item;
 

@@ -10,7 +10,7 @@
 //! the portable ones bit for bit; the tests run both.
 #![allow(unsafe_code)]
 
-use super::query::{RayLanes, RayVec};
+use super::query::RayLanes;
 use super::{WideBvh, WIDTH};
 use crate::bvh::RayStep;
 use crate::simd::Avx;
@@ -20,49 +20,6 @@ use sepax_shapes::math::Real;
 use sepax_shapes::Ray;
 
 const _: () = assert!(WIDTH == crate::simd::LANES);
-
-impl RayVec for V256 {
-    #[inline(always)]
-    fn load(a: &[Real; WIDTH]) -> V256 {
-        V256::load(a)
-    }
-    #[inline(always)]
-    fn splat(x: Real) -> V256 {
-        V256::splat(x)
-    }
-    #[inline(always)]
-    fn sub(self, b: V256) -> V256 {
-        self - b
-    }
-    #[inline(always)]
-    fn mul(self, b: V256) -> V256 {
-        self * b
-    }
-    #[inline(always)]
-    fn div(self, b: V256) -> V256 {
-        V256::div(self, b)
-    }
-    #[inline(always)]
-    fn min(self, b: V256) -> V256 {
-        V256::min(self, b)
-    }
-    #[inline(always)]
-    fn max(self, b: V256) -> V256 {
-        V256::max(self, b)
-    }
-    #[inline(always)]
-    fn le(self, b: V256) -> u32 {
-        V256::le(self, b)
-    }
-    #[inline(always)]
-    fn lt(self, b: V256) -> u32 {
-        V256::lt(self, b)
-    }
-    #[inline(always)]
-    fn to_array(self) -> [Real; WIDTH] {
-        V256::to_array(self)
-    }
-}
 
 /// [`WideBvh::cast_ray`] with AVX (on a non-empty tree).
 #[inline]

@@ -35,12 +35,8 @@ use crate::ProxyId;
 use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::Aabb;
 
-/// Children per node.
-#[cfg(not(feature = "f64"))]
-pub(crate) const WIDTH: usize = 8;
-/// Children per node.
-#[cfg(feature = "f64")]
-pub(crate) const WIDTH: usize = 4;
+/// Children per node: the lanes of one 256-bit register (8 in f32, 4 in f64).
+pub(crate) const WIDTH: usize = crate::lanes::LANES;
 
 /// Tag of a child that is a primitive: `PRIM | index`.
 const PRIM: u32 = 1 << 31;

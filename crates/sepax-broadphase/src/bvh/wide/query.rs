@@ -25,84 +25,13 @@
 use super::{WideBvh, WideNode, PRIM, WIDTH};
 use crate::bvh::query::{NodeStack, SpillStack};
 use crate::bvh::RayStep;
+use crate::lanes::Lane;
 use crate::{QueryStats, Visit};
 use sepax_shapes::math::Real;
 use sepax_shapes::{Aabb, Ray};
 
-#[cfg(not(feature = "f64"))]
-type L = wide::f32x8;
-#[cfg(feature = "f64")]
-type L = wide::f64x4;
-
-/// What the ray traversal needs of a vector of [`WIDTH`] `Real`s: each operation is one IEEE
-/// operation per lane (never fused), so every implementation gives the same bits. Implemented
-/// by `wide`'s portable vector (SSE2 on a default x86-64 build) and by the AVX register of
-/// `avx.rs`.
-pub(crate) trait RayVec: Copy {
-    /// The lanes of a bound row.
-    fn load(a: &[Real; WIDTH]) -> Self;
-    /// Every lane `x`.
-    fn splat(x: Real) -> Self;
-    /// `self - b`.
-    fn sub(self, b: Self) -> Self;
-    /// `self * b`.
-    fn mul(self, b: Self) -> Self;
-    /// `self / b` (correctly rounded, like the scalar division).
-    fn div(self, b: Self) -> Self;
-    /// `self` where `self < b`, else `b` (the `minps` rule).
-    fn min(self, b: Self) -> Self;
-    /// `self` where `self > b`, else `b` (the `maxps` rule).
-    fn max(self, b: Self) -> Self;
-    /// Bit `j` set where `self[j] <= b[j]` (false for NaN).
-    fn le(self, b: Self) -> u32;
-    /// Bit `j` set where `self[j] < b[j]` (false for NaN).
-    fn lt(self, b: Self) -> u32;
-    /// The lanes.
-    fn to_array(self) -> [Real; WIDTH];
-}
-
-impl RayVec for L {
-    #[inline(always)]
-    fn load(a: &[Real; WIDTH]) -> L {
-        L::from(*a)
-    }
-    #[inline(always)]
-    fn splat(x: Real) -> L {
-        L::splat(x)
-    }
-    #[inline(always)]
-    fn sub(self, b: L) -> L {
-        self - b
-    }
-    #[inline(always)]
-    fn mul(self, b: L) -> L {
-        self * b
-    }
-    #[inline(always)]
-    fn div(self, b: L) -> L {
-        self / b
-    }
-    #[inline(always)]
-    fn min(self, b: L) -> L {
-        self.fast_min(b)
-    }
-    #[inline(always)]
-    fn max(self, b: L) -> L {
-        self.fast_max(b)
-    }
-    #[inline(always)]
-    fn le(self, b: L) -> u32 {
-        self.simd_le(b).to_bitmask()
-    }
-    #[inline(always)]
-    fn lt(self, b: L) -> u32 {
-        self.simd_lt(b).to_bitmask()
-    }
-    #[inline(always)]
-    fn to_array(self) -> [Real; WIDTH] {
-        L::to_array(self)
-    }
-}
+/// The portable lane vector (the AVX one is `simd::V256`, in `avx.rs`).
+type L = crate::lanes::V;
 
 /// Per axis `k`, the row of [`WideNode::bounds`] holding the near plane (`k + 3 * neg[k]`: the
 /// min when the direction is positive, else the max) and the far plane. Computed once per ray,
@@ -152,7 +81,7 @@ pub(crate) struct RayLanes<V> {
     grow: V,
 }
 
-impl<V: RayVec> RayLanes<V> {
+impl<V: Lane> RayLanes<V> {
     /// The lanes of a regular ray (all three `1 / d_k` finite and non-zero: `o_near == o_far ==
     /// origin`, no zero axis), or `None`. Built
     /// apart from the general case, so that each traversal gets its own copy, whose unused
@@ -405,7 +334,7 @@ impl WideBvh {
     /// The traversal of [`WideBvh::cast_ray`] on a non-empty tree with the lane vector `V`;
     /// `REGULAR` only when `lanes` came from [`RayLanes::regular`].
     #[inline(always)]
-    pub(crate) fn cast<V: RayVec, const REGULAR: bool>(
+    pub(crate) fn cast<V: Lane, const REGULAR: bool>(
         &self,
         ray: &Ray,
         lanes: &RayLanes<V>,
@@ -610,11 +539,11 @@ impl WideBvh {
             let n = &self.nodes[i as usize];
             stats.nodes_visited += 1;
             let b = &n.bounds;
-            let mut hit = L::from(b[0]).simd_le(qhi[0]) & qlo[0].simd_le(L::from(b[3]));
+            let mut hit = L::load(&b[0]).le(qhi[0]) & qlo[0].le(L::load(&b[3]));
             for k in 1..3 {
-                hit = hit & L::from(b[k]).simd_le(qhi[k]) & qlo[k].simd_le(L::from(b[k + 3]));
+                hit &= L::load(&b[k]).le(qhi[k]) & qlo[k].le(L::load(&b[k + 3]));
             }
-            let mut mask = hit.to_bitmask() & n.mask;
+            let mut mask = hit & n.mask;
             while mask != 0 {
                 let j = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
