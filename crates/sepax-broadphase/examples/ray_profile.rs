@@ -93,31 +93,15 @@ fn main() {
         return;
     }
     if run_bvh {
-        let (mut nodes, mut leaves) = (0, 0);
-        for r in &rays {
-            let st = bvh.cast_ray(r, |_, t| sepax_broadphase::bvh::RayStep::Clip(t));
-            nodes += st.nodes_visited;
-            leaves += st.leaves_tested;
-        }
-        println!(
-            "DynamicBvh per ray: {:.1} internal nodes visited, {:.1} leaves tested",
-            nodes as f64 / rays.len() as f64,
-            leaves as f64 / rays.len() as f64
+        let hits = profile(
+            "DynamicBvh",
+            ("internal nodes visited", "leaves tested"),
+            &rays,
+            repeats,
+            |r| bvh.cast_ray(r, |_, t| sepax_broadphase::bvh::RayStep::Clip(t)),
+            |r| bvh.cast_ray_closest(r).is_some(),
         );
-        let t = std::time::Instant::now();
-        let mut hits = 0;
-        for _ in 0..repeats {
-            hits += rays
-                .iter()
-                .filter(|r| bvh.cast_ray_closest(r).is_some())
-                .count();
-        }
-        let per = t.elapsed().as_secs_f64() / (repeats * rays.len()) as f64;
-        println!(
-            "DynamicBvh {:.2} M rays/s ({hits} hits), tree height {}",
-            1e-6 / per,
-            bvh.height()
-        );
+        println!("DynamicBvh: {hits} hits, tree height {}", bvh.height());
     }
     if run_wide {
         let t = std::time::Instant::now();
@@ -128,27 +112,15 @@ fn main() {
             wide.node_count(),
             wide.depth()
         );
-        let (mut nodes, mut leaves) = (0, 0);
-        for r in &rays {
-            let st = wide.cast_ray(r, |_, t| sepax_broadphase::bvh::RayStep::Clip(t));
-            nodes += st.nodes_visited;
-            leaves += st.leaves_tested;
-        }
-        println!(
-            "WideBvh per ray: {:.1} nodes visited, {:.1} primitives tested exactly",
-            nodes as f64 / rays.len() as f64,
-            leaves as f64 / rays.len() as f64
+        let hits = profile(
+            "WideBvh",
+            ("nodes visited", "primitives tested exactly"),
+            &rays,
+            repeats,
+            |r| wide.cast_ray(r, |_, t| sepax_broadphase::bvh::RayStep::Clip(t)),
+            |r| wide.cast_ray_closest(r).is_some(),
         );
-        let t = std::time::Instant::now();
-        let mut hits = 0;
-        for _ in 0..repeats {
-            hits += rays
-                .iter()
-                .filter(|r| wide.cast_ray_closest(r).is_some())
-                .count();
-        }
-        let per = t.elapsed().as_secs_f64() / (repeats * rays.len()) as f64;
-        println!("WideBvh {:.2} M rays/s ({hits} hits)", 1e-6 / per);
+        println!("WideBvh: {hits} hits");
     }
     if run_parry {
         let pbvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &parry_boxes);
@@ -168,6 +140,41 @@ fn main() {
 
 /// parry's closest hit, as in `benches/broadphase.rs` (a named function for callgrind).
 #[inline(never)]
+/// Prints the visit counters per ray (`visit` casts each ray once, `counters` names the two
+/// counters) and the rate of closest-hit casts (`closest`, `repeats` times over the rays);
+/// returns the hits counted.
+fn profile(
+    label: &str,
+    counters: (&str, &str),
+    rays: &[Ray],
+    repeats: usize,
+    visit: impl Fn(&Ray) -> sepax_broadphase::QueryStats,
+    closest: impl Fn(&Ray) -> bool,
+) -> usize {
+    let (mut nodes, mut leaves) = (0, 0);
+    for r in rays {
+        let st = visit(r);
+        nodes += st.nodes_visited;
+        leaves += st.leaves_tested;
+    }
+    let n = rays.len() as f64;
+    println!(
+        "{label} per ray: {:.1} {}, {:.1} {}",
+        nodes as f64 / n,
+        counters.0,
+        leaves as f64 / n,
+        counters.1
+    );
+    let t = std::time::Instant::now();
+    let mut hits = 0;
+    for _ in 0..repeats {
+        hits += rays.iter().filter(|r| closest(r)).count();
+    }
+    let per = t.elapsed().as_secs_f64() / (repeats as f64 * n);
+    println!("{label} {:.2} M rays/s", 1e-6 / per);
+    hits
+}
+
 fn parry_closest(bvh: &Bvh, leaves: &[PAabb], ray: &PRay, max: f32) -> Option<(u32, f32)> {
     bvh.cast_ray(ray, max, |leaf, best| {
         leaves[leaf as usize].cast_local_ray(ray, best, true)
