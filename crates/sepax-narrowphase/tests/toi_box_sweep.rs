@@ -40,6 +40,21 @@ fn translated(b: &AnyBox, d: &Vector3) -> AnyBox {
     }
 }
 
+/// The smallest x over a box's eight vertices, in `f64` from its stored centre, axes and
+/// half-extents.
+fn lowest_x(b: &Obb) -> f64 {
+    let (c, h) = (v64(&b.center().coords), v64(&b.half_extents()));
+    let ax = [0, 1, 2].map(|k| v64(&b.axis(k)));
+    (0..8)
+        .map(|v| {
+            (0..3).fold(c[0], |x, k| {
+                let s = if v >> k & 1 == 0 { -h[k] } else { h[k] };
+                x + ax[k][0] * s
+            })
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
 fn v64(v: &Vector3) -> [f64; 3] {
     [v.x as f64, v.y as f64, v.z as f64]
 }
@@ -346,8 +361,7 @@ fn face_edge_and_vertex_contacts() {
         (h.point_b - Point3::new(1.0, 0.25, 0.0)).norm() < 1e-5,
         "{h:?}"
     );
-    // A cube turned 45 degrees about z and x hits A's +x face with a vertex... about z only:
-    // its edge along z (at x = c - sqrt 2 / 2 ...) hits the face; the vertex case below.
+    // A turned cube (no face or edge parallel to A's) hits A's +x face with a vertex.
     let r = sepax_shapes::math::UnitQuaternion::from_euler_angles(0.3, 0.4, 0.5);
     let cube = Obb::from_rotation(Point3::new(6.0, 0.1, -0.2), r, Vector3::repeat(0.5)).unwrap();
     let b = Shape::Obb(cube);
@@ -361,17 +375,7 @@ fn face_edge_and_vertex_contacts() {
     )
     .unwrap();
     // The lowest vertex along x reaches x = 1.
-    let low = (0..8)
-        .map(|k| {
-            let s = Vector3::new(
-                if k & 1 == 0 { -0.5 } else { 0.5 },
-                if k & 2 == 0 { -0.5 } else { 0.5 },
-                if k & 4 == 0 { -0.5 } else { 0.5 },
-            );
-            (cube.center() + cube.axes() * s).x
-        })
-        .fold(Real::INFINITY, Real::min);
-    let exact = (low as f64 - 1.0) / 10.0;
+    let exact = (lowest_x(&cube) - 1.0) / 10.0;
     assert!(
         h.time as f64 <= exact && h.time as f64 > exact - 1e-6,
         "{h:?} {exact}"
@@ -426,17 +430,7 @@ fn extreme_magnitudes() {
         )
         .unwrap_or_else(|| panic!("{unit:e}: no hit"));
         // The lowest vertex of B along x reaches x = unit.
-        let low = (0..8)
-            .map(|k| {
-                let s = Vector3::new(
-                    if k & 1 == 0 { -1.0 } else { 1.0 },
-                    if k & 2 == 0 { -1.0 } else { 1.0 },
-                    if k & 4 == 0 { -1.0 } else { 1.0 },
-                ) * unit;
-                (cube.center().coords + cube.axes() * s).x as f64
-            })
-            .fold(f64::INFINITY, f64::min);
-        let exact = (low - unit as f64) / (4.0 * unit as f64);
+        let exact = (lowest_x(&cube) - unit as f64) / (4.0 * unit as f64);
         assert!(
             h.time as f64 <= exact * (1.0 + 1e-5) && h.time as f64 >= exact * (1.0 - 1e-4),
             "{unit:e}: {h:?} vs {exact}"
