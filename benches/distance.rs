@@ -23,79 +23,20 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use parry3d::math::{Pose, Vec3};
 use parry3d::query::{NonlinearRigidMotion, ShapeCastOptions};
 use parry3d::shape::Cuboid;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use sepax::narrowphase::toi::{cast_shapes, time_of_impact, CastOptions, Motion};
 use sepax::prelude::*;
 use std::hint::black_box;
 
-const N: usize = 1024;
 const T_MAX: Real = 1.0;
 const SAMPLES: usize = 2000;
 
 #[path = "data/shared.rs"]
 mod shared;
-use shared::{random_rotation, to_parry};
+use shared::to_parry;
 
-struct Case {
-    a: Obb,
-    b: Obb,
-    vb: Vector3,
-    wb: Vector3,
-}
-
-fn vec(rng: &mut ChaCha8Rng, r: Real) -> Vector3 {
-    Vector3::new(
-        rng.random_range(-r..r),
-        rng.random_range(-r..r),
-        rng.random_range(-r..r),
-    )
-}
-
-fn random_box(rng: &mut ChaCha8Rng, c: Point3) -> Obb {
-    let h = Vector3::new(
-        rng.random_range(0.1..1.0),
-        rng.random_range(0.1..1.0),
-        rng.random_range(0.1..1.0),
-    );
-    Obb::from_rotation(c, random_rotation(rng), h).expect("valid box")
-}
-
-fn data_set(name: &str) -> Vec<Case> {
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    (0..N)
-        .map(|_| {
-            let a = random_box(&mut rng, Point3::origin());
-            match name {
-                "distance" => {
-                    let c = Point3::from(vec(&mut rng, 4.0));
-                    Case {
-                        a,
-                        b: random_box(&mut rng, c),
-                        vb: Vector3::zeros(),
-                        wb: Vector3::zeros(),
-                    }
-                }
-                _ => {
-                    let dir = vec(&mut rng, 1.0).normalize();
-                    let c = Point3::from(dir * 4.0);
-                    let vb = -dir * 4.0 + vec(&mut rng, 1.5);
-                    let wb = if name == "nonlinear" {
-                        vec(&mut rng, 1.0).normalize() * rng.random_range(5.0..50.0)
-                    } else {
-                        Vector3::zeros()
-                    };
-                    Case {
-                        a,
-                        b: random_box(&mut rng, c),
-                        vb,
-                        wb,
-                    }
-                }
-            }
-        })
-        .collect()
-}
+#[path = "data/cast_cases.rs"]
+mod cast_cases;
+use cast_cases::{data_set, Case, N};
 
 fn v3(v: &Vector3) -> Vec3 {
     Vec3::new(v.x as f32, v.y as f32, v.z as f32)

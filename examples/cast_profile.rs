@@ -1,5 +1,5 @@
 //! Instruction-count driver for the linear box cast: the 1024 `linear` box pairs of
-//! `benches/distance.rs` (same generator and seed), cast 20 times each.
+//! `benches/distance.rs` (its data module, `benches/data/cast_cases.rs`), cast 20 times each.
 //!
 //! ```text
 //! cargo build --release --example cast_profile
@@ -11,46 +11,21 @@
 //! cuboids), `ca` (sepax's conservative advancement alone), `stats`.
 // Real -> f32 casts are identities in the default build and needed in the f64 build.
 #![allow(clippy::unnecessary_cast)]
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use sepax::narrowphase::toi::{cast_shapes, conservative_advancement, CastOptions, Motion};
 use sepax::prelude::*;
 use std::hint::black_box;
 
-fn rot(rng: &mut ChaCha8Rng) -> UnitQuaternion {
-    UnitQuaternion::new_normalize(Quaternion::new(
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-    ))
-}
-fn vec(rng: &mut ChaCha8Rng, r: Real) -> Vector3 {
-    Vector3::new(
-        rng.random_range(-r..r),
-        rng.random_range(-r..r),
-        rng.random_range(-r..r),
-    )
-}
-fn bx(rng: &mut ChaCha8Rng, c: Point3) -> Obb {
-    let h = Vector3::new(
-        rng.random_range(0.1..1.0),
-        rng.random_range(0.1..1.0),
-        rng.random_range(0.1..1.0),
-    );
-    Obb::from_rotation(c, rot(rng), h).unwrap()
-}
+#[path = "../benches/data/cast_cases.rs"]
+mod cast_cases;
+#[path = "../benches/data/shared.rs"]
+mod shared;
+
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_default();
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let cases: Vec<(Shape, Shape, Vector3)> = (0..1024)
-        .map(|_| {
-            let a = bx(&mut rng, Point3::origin());
-            let dir = vec(&mut rng, 1.0).normalize();
-            let vb = -dir * 4.0 + vec(&mut rng, 1.5);
-            let b = bx(&mut rng, Point3::from(dir * 4.0));
-            (Shape::Obb(a), Shape::Obb(b), vb)
-        })
+    // The bench's `linear` data set (B moving, no spin).
+    let cases: Vec<(Shape, Shape, Vector3)> = cast_cases::data_set("linear")
+        .into_iter()
+        .map(|c| (Shape::Obb(c.a), Shape::Obb(c.b), c.vb))
         .collect();
     let opts = CastOptions::default();
     if mode == "stats" {
@@ -70,23 +45,7 @@ fn main() {
                 let (Shape::Obb(oa), Shape::Obb(ob)) = (a, b) else {
                     unreachable!()
                 };
-                let pp = |o: &Obb| {
-                    let q = UnitQuaternion::from_matrix(o.axes());
-                    let c = o.center();
-                    let h = o.half_extents();
-                    (
-                        parry3d::math::Pose::from_parts(
-                            parry3d::math::Vec3::new(c.x as f32, c.y as f32, c.z as f32),
-                            parry3d::math::Rot3::from_xyzw(
-                                q.i as f32, q.j as f32, q.k as f32, q.w as f32,
-                            ),
-                        ),
-                        parry3d::shape::Cuboid::new(parry3d::math::Vec3::new(
-                            h.x as f32, h.y as f32, h.z as f32,
-                        )),
-                    )
-                };
-                let ((pa, ca), (pb, cb)) = (pp(oa), pp(ob));
+                let ((pa, ca), (pb, cb)) = (shared::to_parry(oa), shared::to_parry(ob));
                 let opts = parry3d::query::ShapeCastOptions::with_max_time_of_impact(1.0);
                 let vv = parry3d::math::Vec3::new(v.x as f32, v.y as f32, v.z as f32);
                 let h = parry3d::query::cast_shapes(
