@@ -25,6 +25,10 @@ const STREAMED: usize = 4 << 20;
 mod data;
 use data::obbs;
 
+#[path = "data/stream.rs"]
+mod stream;
+use stream::stream_sum;
+
 fn kernels() -> Vec<(&'static str, Kernels)> {
     let mut v = vec![("portable", Kernels::portable())];
     if let Some(k) = Kernels::with_isa(Isa::Avx2) {
@@ -107,20 +111,6 @@ fn n_by_m(c: &mut Criterion) {
         }
         g.finish();
     }
-}
-
-/// Sum of `v` with 32 independent accumulators (vectorised; bounded by memory, not adds).
-#[inline(never)]
-fn stream_sum(v: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 32];
-    let chunks = v.chunks_exact(32);
-    let tail: f32 = chunks.remainder().iter().sum();
-    for c in chunks {
-        for k in 0..32 {
-            acc[k] += c[k];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
 }
 
 fn memory(c: &mut Criterion) {

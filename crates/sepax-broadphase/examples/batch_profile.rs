@@ -13,6 +13,10 @@ use sepax_broadphase::batch::{Isa, Kernels, ObbBlocks, ObbSoa};
 mod data;
 use data::obbs;
 
+#[path = "../benches/data/stream.rs"]
+mod stream;
+use stream::stream_sum;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let k = match args.get(1).map(String::as_str) {
@@ -73,18 +77,4 @@ fn bandwidth(v: &[f32]) -> f64 {
         best = best.min(t.elapsed().as_secs_f64());
     }
     (v.len() * 4) as f64 / best / (1u64 << 30) as f64
-}
-
-/// Sum of `v` with 32 independent accumulators (the bench's `stream_sum`).
-#[inline(never)]
-fn stream_sum(v: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 32];
-    let chunks = v.chunks_exact(32);
-    let tail: f32 = chunks.remainder().iter().sum();
-    for c in chunks {
-        for k in 0..32 {
-            acc[k] += c[k];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
 }
