@@ -36,6 +36,21 @@ pub enum RayStep {
     Stop,
 }
 
+/// The closest-hit rule shared by both trees' `cast_ray_closest`: keeps the hit `(id, t)` in
+/// `best` when it is nearer, or as near with a smaller id, and clips the ray at `t`.
+#[inline(always)]
+pub(crate) fn keep_closest<I: Ord + Copy>(best: &mut Option<(I, Real)>, id: I, t: Real) -> RayStep {
+    if best.is_none_or(|(b, bt)| t < bt || (t == bt && id < b)) {
+        *best = Some((id, t));
+    }
+    RayStep::Clip(t)
+}
+
+/// The order of both trees' `cast_ray_all`: by distance, then id.
+pub(crate) fn sort_hits<I: Ord>(hits: &mut [(I, Real)]) {
+    hits.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+}
+
 /// Inline capacity of [`SpillStack`]: rotations keep trees far shallower than this.
 const INLINE: usize = 64;
 
@@ -300,13 +315,8 @@ impl DynamicBvh {
     /// The nearest proxy the ray enters (least entry distance; ties go to the smaller handle),
     /// with that distance.
     pub fn cast_ray_closest(&self, ray: &Ray) -> Option<(ProxyId, Real)> {
-        let mut best: Option<(ProxyId, Real)> = None;
-        self.cast_ray(ray, |id, t| {
-            if best.is_none_or(|(b, bt)| t < bt || (t == bt && id < b)) {
-                best = Some((id, t));
-            }
-            RayStep::Clip(t)
-        });
+        let mut best = None;
+        self.cast_ray(ray, |id, t| keep_closest(&mut best, id, t));
         best
     }
 
@@ -318,7 +328,7 @@ impl DynamicBvh {
             out.push((id, t));
             RayStep::Continue
         });
-        out.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        sort_hits(out);
         stats
     }
 }

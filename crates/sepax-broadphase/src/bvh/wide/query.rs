@@ -23,7 +23,7 @@
 //! deep the tree.
 
 use super::{WideBvh, WideNode, PRIM, WIDTH};
-use crate::bvh::query::{NodeStack, SpillStack};
+use crate::bvh::query::{keep_closest, sort_hits, NodeStack, SpillStack};
 use crate::bvh::RayStep;
 use crate::lanes::Lane;
 use crate::{QueryStats, Visit};
@@ -502,13 +502,8 @@ impl WideBvh {
     /// The nearest primitive the ray enters (least entry distance of [`Aabb::cast_ray`]; ties go
     /// to the smaller index), with that distance.
     pub fn cast_ray_closest(&self, ray: &Ray) -> Option<(u32, Real)> {
-        let mut best: Option<(u32, Real)> = None;
-        self.cast_ray(ray, |i, t| {
-            if best.is_none_or(|(b, bt)| t < bt || (t == bt && i < b)) {
-                best = Some((i, t));
-            }
-            RayStep::Clip(t)
-        });
+        let mut best = None;
+        self.cast_ray(ray, |i, t| keep_closest(&mut best, i, t));
         best
     }
 
@@ -520,7 +515,7 @@ impl WideBvh {
             out.push((i, t));
             RayStep::Continue
         });
-        out.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        sort_hits(out);
         stats
     }
 
