@@ -46,8 +46,6 @@ use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::math::Vector as PVec;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use parry3d::query::{Ray as PRay, RayCast};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use rapier3d::dynamics::{IntegrationParameters, RigidBodySet};
 use rapier3d::geometry::{
     ActiveCollisionTypes, BroadPhaseBvh, BroadPhasePairEvent, ColliderBuilder, ColliderHandle,
@@ -65,15 +63,6 @@ use sepax_shapes::{Aabb, Ray};
 #[path = "data/scene.rs"]
 mod scene;
 use scene::Scene;
-
-/// A scene box as parry's AABB (the same f32 numbers).
-fn parry_aabb(scene: &Scene, i: usize) -> PAabb {
-    let (c, h) = (scene.center[i], scene.half[i]);
-    PAabb::new(
-        PVec::new(c[0] - h[0], c[1] - h[1], c[2] - h[2]),
-        PVec::new(c[0] + h[0], c[1] + h[1], c[2] + h[2]),
-    )
-}
 
 /// One implementation following its copy of a scene.
 trait Run {
@@ -176,7 +165,7 @@ struct ParryRun {
 impl ParryRun {
     fn new(scene: &Scene) -> Self {
         let leaves: Vec<PAabb> = (0..scene.center.len())
-            .map(|i| parry_aabb(scene, i))
+            .map(|i| scene.parry_aabb(i))
             .collect();
         ParryRun {
             bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves),
@@ -195,7 +184,7 @@ impl Run for ParryRun {
     fn update_and_pairs(&mut self) -> usize {
         for &i in &self.scene.moving {
             self.bvh
-                .insert_or_update_partially(parry_aabb(&self.scene, i), i as u32, 0.0);
+                .insert_or_update_partially(self.scene.parry_aabb(i), i as u32, 0.0);
         }
         // As rapier drives it: incremental re-optimisation, then the refit (without the
         // optimisation the tree's quality decays with the run length and so would its times).
@@ -313,8 +302,8 @@ impl RapierRun {
             .iter()
             .filter(|&&(a, b)| {
                 let (a, b) = (
-                    parry_aabb(&self.scene, a as usize),
-                    parry_aabb(&self.scene, b as usize),
+                    self.scene.parry_aabb(a as usize),
+                    self.scene.parry_aabb(b as usize),
                 );
                 a.mins.cmple(b.maxs).all() && b.mins.cmple(a.maxs).all()
             })
@@ -389,17 +378,8 @@ fn bench_rays(c: &mut Criterion) {
     const RAYS: usize = 1000;
     let scene = Scene::new(100_000, 1.0, 11);
     let n = scene.center.len();
-    let mut rng = ChaCha8Rng::seed_from_u64(12);
     let w = scene.world;
-    let rays: Vec<([f32; 3], [f32; 3])> = (0..RAYS)
-        .map(|_| {
-            let o = [0; 3].map(|_| rng.random_range(-w..w));
-            let mut d = [0; 3].map(|_| rng.random_range(-1.0f32..1.0));
-            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(1e-3);
-            d = d.map(|x| x / len);
-            (o, d)
-        })
-        .collect();
+    let rays = scene.rays(RAYS, 12);
     let max_dist = 2.0 * w;
 
     // Static geometry needs no fat margin: the leaves are the tight boxes.
@@ -442,7 +422,7 @@ fn bench_rays(c: &mut Criterion) {
         wide.cast_ray_closest(ray).map(|(i, t)| (i as usize, t))
     };
 
-    let leaves: Vec<PAabb> = (0..n).map(|i| parry_aabb(&scene, i)).collect();
+    let leaves: Vec<PAabb> = (0..n).map(|i| scene.parry_aabb(i)).collect();
     let pbvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
     let parry_rays: Vec<PRay> = rays
         .iter()

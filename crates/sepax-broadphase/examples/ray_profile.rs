@@ -12,11 +12,13 @@ use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::math::Vector as PVec;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
 use parry3d::query::{Ray as PRay, RayCast};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, WideBvh};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Ray};
+
+#[path = "../benches/data/scene.rs"]
+mod scene;
+use scene::Scene;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -28,50 +30,26 @@ fn main() {
         which == "both" || which == "wide",
         which == "both" || which == "parry",
     );
-    let n = 100_000;
-    // The boxes of `benches/broadphase.rs` (`Scene::new(100_000, 1.0, 11)`).
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let world = (n as f32).cbrt();
-    let mut boxes = Vec::with_capacity(n);
-    let mut tight = Vec::with_capacity(n);
-    let mut parry_boxes = Vec::with_capacity(n);
-    for i in 0..n {
-        let h = [0; 3].map(|_| rng.random_range(0.1f32..0.5));
-        let c = [0; 3].map(|_| rng.random_range(-world + 0.5..world - 0.5));
-        let _still = rng.random_bool(1.0);
-        let lo = Point3::new(
-            (c[0] - h[0]) as Real,
-            (c[1] - h[1]) as Real,
-            (c[2] - h[2]) as Real,
-        );
-        let hi = Point3::new(
-            (c[0] + h[0]) as Real,
-            (c[1] + h[1]) as Real,
-            (c[2] + h[2]) as Real,
-        );
-        boxes.push((Aabb::new_unchecked(lo, hi), i as u64));
-        tight.push(Aabb::new_unchecked(lo, hi));
-        parry_boxes.push(PAabb::new(
-            PVec::new(c[0] - h[0], c[1] - h[1], c[2] - h[2]),
-            PVec::new(c[0] + h[0], c[1] + h[1], c[2] + h[2]),
-        ));
-    }
+    // The boxes and rays of `benches/broadphase.rs`'s ray bench.
+    let scene = Scene::new(100_000, 1.0, 11);
+    let (n, world) = (scene.center.len(), scene.world);
+    let tight: Vec<Aabb> = (0..n).map(|i| scene.aabb(i)).collect();
+    let parry_boxes: Vec<PAabb> = (0..n).map(|i| scene.parry_aabb(i)).collect();
     let mut bvh = DynamicBvh::new(BvhConfig {
         margin: 0.0,
         ..BvhConfig::default()
     })
     .expect("valid config");
     let mut ids = Vec::new();
-    bvh.insert_many(boxes, &mut ids);
-    let mut rng = ChaCha8Rng::seed_from_u64(12);
-    let mut parry_rays = Vec::new();
-    let rays: Vec<Ray> = (0..rays)
-        .map(|_| {
-            let o = [0; 3].map(|_| rng.random_range(-world..world));
-            let mut d = [0; 3].map(|_| rng.random_range(-1.0f32..1.0));
-            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(1e-3);
-            d = d.map(|x| x / len);
-            parry_rays.push(PRay::new(PVec::from_array(o), PVec::from_array(d)));
+    bvh.insert_many((0..n).map(|i| (tight[i], i as u64)), &mut ids);
+    let raw = scene.rays(rays, 12);
+    let parry_rays: Vec<PRay> = raw
+        .iter()
+        .map(|(o, d)| PRay::new(PVec::from_array(*o), PVec::from_array(*d)))
+        .collect();
+    let rays: Vec<Ray> = raw
+        .iter()
+        .map(|(o, d)| {
             Ray::new(
                 Point3::new(o[0] as Real, o[1] as Real, o[2] as Real),
                 Vector3::new(d[0] as Real, d[1] as Real, d[2] as Real),

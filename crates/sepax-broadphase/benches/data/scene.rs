@@ -1,5 +1,7 @@
-//! The moving-boxes scene shared by `benches/broadphase.rs` and `examples/frame_profile.rs`
-//! (included by `#[path]`), so that the profile runs on exactly the bench's data.
+//! The moving-boxes scene (and the ray set) shared by `benches/broadphase.rs`,
+//! `examples/frame_profile.rs` and `examples/ray_profile.rs` (included by `#[path]`), so that the
+//! profiles run on exactly the bench's data. Not every includer uses every item.
+#![allow(dead_code)]
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -87,5 +89,31 @@ impl Scene {
     pub fn velocity(&self, i: usize) -> Vector3 {
         let v = self.vel[i];
         Vector3::new(v[0] as Real, v[1] as Real, v[2] as Real)
+    }
+
+    /// Box `i` as parry3d's AABB (the same `f32` numbers).
+    pub fn parry_aabb(&self, i: usize) -> parry3d::bounding_volume::Aabb {
+        use parry3d::math::Vector as PVec;
+        let (c, h) = (self.center[i], self.half[i]);
+        parry3d::bounding_volume::Aabb::new(
+            PVec::new(c[0] - h[0], c[1] - h[1], c[2] - h[2]),
+            PVec::new(c[0] + h[0], c[1] + h[1], c[2] + h[2]),
+        )
+    }
+
+    /// `count` rays from `seed`: origins uniform in the world cube, unit directions (origin and
+    /// direction, `f32`).
+    pub fn rays(&self, count: usize, seed: u64) -> Vec<([f32; 3], [f32; 3])> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let w = self.world;
+        (0..count)
+            .map(|_| {
+                let o = [0; 3].map(|_| rng.random_range(-w..w));
+                let mut d = [0; 3].map(|_| rng.random_range(-1.0f32..1.0));
+                let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(1e-3);
+                d = d.map(|x| x / len);
+                (o, d)
+            })
+            .collect()
     }
 }
