@@ -106,6 +106,53 @@ impl V4 {
         let [x, y, z, w] = self.lanes();
         V4::new(z, x, y, w)
     }
+    /// A lane mask (all ones or all zeros per lane, for [`V4::select`] and [`V4::and`]): set
+    /// where lane `k` of `self >= o`.
+    #[inline(always)]
+    pub(crate) fn ge(self, o: V4) -> V4 {
+        V4(self.0.simd_ge(o.0))
+    }
+    /// A lane mask: set where lane `k` of `self == o`.
+    #[inline(always)]
+    pub(crate) fn eq(self, o: V4) -> V4 {
+        V4(self.0.simd_eq(o.0))
+    }
+    /// A lane mask: set in every lane when `a < b` (so never when either is NaN).
+    #[inline(always)]
+    pub(crate) fn splat_lt(a: Real, b: Real) -> V4 {
+        V4(Lanes::splat(a).simd_lt(Lanes::splat(b)))
+    }
+    /// `a` in the lanes where the mask `self` is set, `b` in the others.
+    #[inline(always)]
+    pub(crate) fn select(self, a: V4, b: V4) -> V4 {
+        V4(self.0.bitselect(a.0, b.0))
+    }
+    /// A lane mask: set where lane `k` of `self < o`.
+    #[inline(always)]
+    pub(crate) fn lt(self, o: V4) -> V4 {
+        V4(self.0.simd_lt(o.0))
+    }
+    /// Bit `k` set where lane `k` of the mask `self` is set.
+    #[inline(always)]
+    pub(crate) fn bits(self) -> u32 {
+        self.0.to_bitmask()
+    }
+    /// `+1` where lane `k` of `self >= 0` (`-0` included), `-1` elsewhere (NaN included).
+    #[inline(always)]
+    pub(crate) fn sign_ge0(self) -> V4 {
+        let ge = self.0.simd_ge(Lanes::splat(0.0));
+        V4((!ge & Lanes::splat(-0.0)) | Lanes::splat(1.0))
+    }
+    /// Bitwise and: with a lane mask, `self` where it is set and `+0` elsewhere.
+    #[inline(always)]
+    pub(crate) fn and(self, o: V4) -> V4 {
+        V4(self.0 & o.0)
+    }
+    /// Bitwise or (of values masked into disjoint lanes, or of a sign bit into a value).
+    #[inline(always)]
+    pub(crate) fn or(self, o: V4) -> V4 {
+        V4(self.0 | o.0)
+    }
     /// Bit `k` set where lane `k` of `self < o`.
     #[inline(always)]
     pub(crate) fn lt_mask(self, o: V4) -> u32 {
@@ -130,15 +177,6 @@ impl V4 {
     #[inline(always)]
     pub(crate) fn eq_mask(self, o: V4) -> u32 {
         self.0.simd_eq(o.0).to_bitmask()
-    }
-    /// `self` in the lanes where it is below infinity and `key >= min_key`, `+inf` in the
-    /// others (NaN lanes included).
-    #[inline(always)]
-    pub(crate) fn or_inf_unless(self, key: V4, min_key: Real) -> V4 {
-        let inf = Lanes::splat(Real::INFINITY);
-        let ok = self.0.simd_lt(inf) & key.0.simd_ge(Lanes::splat(min_key));
-        // The comparison masks are all-ones or all-zeros per lane.
-        V4(ok.bitselect(self.0, inf))
     }
 }
 

@@ -257,7 +257,7 @@ struct Local<'f, A: LeanBox, B: LeanBox> {
     fb: &'f B,
 }
 
-/// Edge axes whose `|a_i x b_j|^2` is below this take the accurate path ([`Local::edge_accurate`]):
+/// Edge axes whose `|a_i x b_j|^2` is below this take the accurate path ([`edge_accurate`]):
 /// the closed forms in `A`'s frame lose `1 / |a_i x b_j|` digits to rounding and to the axes'
 /// orthonormality defect.
 const EDGE_FAST_MIN_SQ: Real = 1.0 / 400.0;
@@ -338,43 +338,10 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         }
     }
 
-    /// Depth along `a_i x b_j` from world-space data, with the cross product and the slack in
-    /// `f64`, so that nearly parallel edges keep an error of a few `u S` whatever their angle;
-    /// `None` when the edges are exactly parallel. Returns the depth, `t . L` and the unit axis
-    /// in A's frame.
-    ///
-    /// In the `f32` build the products of the `f32` inputs are exact in `f64`, so each cross
-    /// component carries one rounding of `2^-53` relative to itself; the `f64` build uses
-    /// Kahan's accurate cross product for the same property.
-    #[cold]
-    #[inline(never)]
+    /// [`edge_accurate`] for this pair.
+    #[cfg(test)]
     fn edge_accurate(&self, i: usize, j: usize) -> Option<(Real, Real, [Real; 3])> {
-        let (fa, fb) = (self.fa.full_frame(), self.fb.full_frame());
-        let (axes_a, axes_b) = (&fa.axes, &fb.axes);
-        let ai = axes_a.column(i).into_owned();
-        let bj = axes_b.column(j).into_owned();
-        #[cfg(not(feature = "f64"))]
-        let l = ai.cast::<f64>().cross(&bj.cast::<f64>());
-        #[cfg(feature = "f64")]
-        let l = cross_accurate(&ai, &bj);
-        let len = l.norm();
-        if len.is_nan() || len <= 0.0 || !len.is_finite() {
-            return None;
-        }
-        let mut r = 0.0f64;
-        for k in 0..3 {
-            let ak = axes_a.column(k).into_owned().cast::<f64>();
-            let bk = axes_b.column(k).into_owned().cast::<f64>();
-            r += self.ha[k] as f64 * l.dot(&ak).abs();
-            r += self.hb[k] as f64 * l.dot(&bk).abs();
-        }
-        let tl = l.dot(&fa.offset_to(&fb).cast::<f64>());
-        let local = axes_a.cast::<f64>().tr_mul(&l) / len;
-        Some((
-            ((r - tl.abs()) / len) as Real,
-            tl as Real,
-            [local.x as Real, local.y as Real, local.z as Real],
-        ))
+        edge_accurate(self.fa, self.fb, i, j)
     }
 
     /// Whether the accurate depth along `a_i x b_j` is certainly at least `face_d`, from the
@@ -396,116 +363,124 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
 
     /// The chosen axis: the least depth over all axes and the chosen unit normal in `A`'s frame
     /// (from A toward B).
+    ///
+    /// Branch-free on the common path: the three candidates (the first face of A, the first
+    /// face of B, the first fast edge) and their normals are all computed, then selected with
+    /// lane masks and conditional moves; values are kept in lanes, and the few that are picked
+    /// by a computed index are read back from whole-lane stores.
     #[inline(always)]
     fn axis(&self) -> Choice {
         let (ha, hb) = (&self.ha, &self.hb);
         let ha4 = V4::new(ha[0], ha[1], ha[2], 0.0);
         let hb4 = V4::new(hb[0], hb[1], hb[2], 0.0);
-        let arc = [self.rc[0].abs(), self.rc[1].abs(), self.rc[2].abs()];
-        let arr = [self.rr[0].abs(), self.rr[1].abs(), self.rr[2].abs()];
-        let rr = &self.rr;
+        let (rc, rr) = (&self.rc, &self.rr);
+        let arc = [rc[0].abs(), rc[1].abs(), rc[2].abs()];
+        let arr = [rr[0].abs(), rr[1].abs(), rr[2].abs()];
         // Faces of A, lanes i: h_A,i + sum_j h_B,j |R_ij| - |t_i|.
-        let face_a = (ha4
+        let face_a = ha4
             + V4::splat(hb[0]) * arc[0]
             + V4::splat(hb[1]) * arc[1]
             + V4::splat(hb[2]) * arc[2]
-            - self.t.abs())
-        .lanes();
+            - self.t.abs();
         // Faces of B, lanes j: sum_i h_A,i |R_ij| + h_B,j - |(R^T t)_j|.
-        let face_b = (V4::splat(ha[0]) * arr[0]
+        let face_b = V4::splat(ha[0]) * arr[0]
             + V4::splat(ha[1]) * arr[1]
             + V4::splat(ha[2]) * arr[2]
             + hb4
-            - self.tb.abs())
-        .lanes();
-        let tl = self.t.lanes();
-        let tbl = self.tb.lanes();
-        let mut fa = (Real::INFINITY, 0usize);
-        for (i, &d) in face_a[..3].iter().enumerate() {
-            if d < fa.0 {
-                fa = (d, i);
-            }
-        }
-        let mut fb = (Real::INFINITY, 0usize);
-        for (j, &d) in face_b[..3].iter().enumerate() {
-            if d < fb.0 {
-                fb = (d, j);
-            }
-        }
+            - self.tb.abs();
+        let (fa_d, ia) = first_min3(face_a);
+        let (fb_d, jb) = first_min3(face_b);
+        // R_ij^2, rows (lanes j): the edges' |L|^2 and the tie-break's parallel test.
+        let sq = [rr[0] * rr[0], rr[1] * rr[1], rr[2] * rr[2]];
         // The preference applies between nearly parallel axes only (see the module docs).
+        // Bit `4 i + j`: a_i and b_j nearly parallel (`R_ij^2 >= cos^2`).
         let cos_sq_min = 1.0 - CONTACT_PREFERENCE_SINE * CONTACT_PREFERENCE_SINE;
-        let r_ab = self.rcl[fb.1][fa.1];
-        let tol_ab = if r_ab * r_ab >= cos_sq_min {
+        let cs = V4::splat(cos_sq_min);
+        // (Lane 3 of the rows is 0, below `cos^2`.)
+        let par = sq[0].ge_mask(cs) | (sq[1].ge_mask(cs) << 4) | (sq[2].ge_mask(cs) << 8);
+        let tol_ab = if (par >> (4 * ia + jb)) & 1 != 0 {
             self.tol
         } else {
             0.0
         };
-        let mut sign_b = 1.0;
-        let (face_d, mut best_axis, mut n) = if fb.0 < fa.0 - tol_ab {
-            sign_b = if tbl[fb.1] >= 0.0 { 1.0 } else { -1.0 };
-            let c = &self.rcl[fb.1];
-            (
-                fb.0,
-                SatAxis::FaceB(fb.1 as u8),
-                [c[0] * sign_b, c[1] * sign_b, c[2] * sign_b],
-            )
-        } else {
-            let mut n = [0.0; 3];
-            n[fa.1] = if tl[fa.1] >= 0.0 { 1.0 } else { -1.0 };
-            (fa.0, SatAxis::FaceA(fa.1 as u8), n)
-        };
+        let b_bound = fa_d - tol_ab;
+        let b_wins = fb_d < b_bound;
+        let zero = V4::splat(0.0);
+        // Face of A: the sign of t_ia in lane ia (+1 for +-0), +0 in the others.
+        let n_a = self.t.sign_ge0().and(lane_is(ia, V4::new(0.0, 1.0, 2.0, 3.0)));
+        // Face of B: s R_jb, s the sign of (R^T t)_jb. (The columns of R are read back by
+        // index from whole-lane stores, here and for the edge normal.)
+        let rcs = [rc[0], rc[1], rc[2], rc[2]];
+        let sign_b = self.tb.sign_ge0().lanes()[jb & 3];
+        let n_b = rcs[jb & 3] * V4::splat(sign_b);
+        let face_d = if b_wins { fb_d } else { fa_d };
+        let n_face = V4::splat_lt(fb_d, b_bound).select(n_b, n_a);
         // Edge crosses a_i x b_j = e_i x R_j, lanes j; Ericson's closed forms:
         //   r_A = h_A,i1 |R_i2,j| + h_A,i2 |R_i1,j|,  r_B = h_B,j1 |R_i,j2| + h_B,j2 |R_i,j1|,
         //   t . L = t_i2 R_i1,j - t_i1 R_i2,j,        |L|^2 = R_i1,j^2 + R_i2,j^2.
         let (hb1, hb2) = (hb4.rot1(), hb4.rot2());
-        let mut num = [[0.0; 4]; 3];
-        let mut len_sq = [[0.0; 4]; 3];
-        let mut tlv = [[0.0; 4]; 3];
-        let mut depth = [V4::splat(0.0); 3];
+        let tl = self.t.lanes();
+        let sign_bit = V4::splat(-0.0);
+        let inf = V4::splat(Real::INFINITY);
+        let mut num = [zero; 3];
+        let mut len_sq = [zero; 3];
+        let mut depth = [zero; 3];
+        // |L| with the sign of t . L (its sign bit set where `t . L < 0`: `t . L + 0` is `+0`
+        // for `-0`; NaN lanes never take part).
+        let mut slen = [[0.0; 4]; 4];
         let mut slow = 0u32;
         for i in 0..3 {
             let (i1, i2) = (NEXT[i], PREV[i]);
-            let ls = rr[i1] * rr[i1] + rr[i2] * rr[i2];
+            let ls = sq[i1] + sq[i2];
             let ra = V4::splat(ha[i1]) * arr[i2] + V4::splat(ha[i2]) * arr[i1];
             let rb = hb1 * arr[i].rot2() + hb2 * arr[i].rot1();
             let t_l = V4::splat(tl[i2]) * rr[i1] - V4::splat(tl[i1]) * rr[i2];
             let nm = ra + rb - t_l.abs();
-            // Short axes and NaN lanes (and lane 3, whose |L|^2 is 0) drop out as +inf.
-            depth[i] = (nm / ls.sqrt()).or_inf_unless(ls, EDGE_FAST_MIN_SQ);
-            slow |= (ls.lt_mask(V4::splat(EDGE_FAST_MIN_SQ)) & 7) << (4 * i);
-            num[i] = nm.lanes();
-            len_sq[i] = ls.lanes();
-            tlv[i] = t_l.lanes();
+            let len = ls.sqrt();
+            // Short axes and NaN lanes (and lane 3, whose |L|^2 is 0) drop out as +inf (`min`
+            // gives its second operand for NaN).
+            let short = ls.lt(V4::splat(EDGE_FAST_MIN_SQ));
+            depth[i] = short.select(inf, (nm / len).min(inf));
+            slow |= (short.bits() & 7) << (4 * i);
+            slen[i] = len.or((t_l + zero).and(sign_bit)).lanes();
+            num[i] = nm;
+            len_sq[i] = ls;
         }
         // First minimum in the order (i, j); axis (i, j) is bit `q = 4 i + j` of the masks (a
         // stride of 4 so that `i` and `j` are a shift and a mask away).
         // No lane is NaN here.
         let m4 = depth[0].min(depth[1]).min(depth[2]).lanes();
         let mut e_d = min_nn(min_nn(m4[0], m4[1]), m4[2]);
-        let mut e_q = usize::MAX;
-        let mut e_axis: Option<[Real; 3]> = None;
-        let mut e_tl = 0.0;
-        if e_d < Real::INFINITY {
-            let m = V4::splat(e_d);
-            let bits = (depth[0].eq_mask(m) & 7)
-                | ((depth[1].eq_mask(m) & 7) << 4)
-                | ((depth[2].eq_mask(m) & 7) << 8);
-            let q = bits.trailing_zeros() as usize;
-            e_q = q;
-            e_tl = tlv[q >> 2][q & 3];
-        }
+        let m = V4::splat(e_d);
+        let bits = (depth[0].eq_mask(m) & 7)
+            | ((depth[1].eq_mask(m) & 7) << 4)
+            | ((depth[2].eq_mask(m) & 7) << 8);
+        // (`bits` has a bit: `e_d` is one of the lanes, `+inf` included.)
+        let q = bits.trailing_zeros() as usize & 15;
+        // Its unit normal e_i x R_j / |L| (lane i1 `-R_i2,j`, lane i2 `R_i1,j`, lane i `+0`),
+        // turned toward B by the divisor's sign. Computed whether or not the edge wins.
+        let (i, j) = (q >> 2, q & 3);
+        let c = rcs[j];
+        let cross = (-c.rot1())
+            .and(lane_is(i, V4::new(2.0, 0.0, 1.0, 9.0)))
+            .or(c.rot2().and(lane_is(i, V4::new(1.0, 2.0, 0.0, 9.0))));
+        let mut ln = cross / V4::splat(slen[i][j]);
+        let mut e_q = if e_d < Real::INFINITY { q } else { usize::MAX };
         // Nearly parallel edges, in order, unless they certainly lose to the chosen face. (The
         // outer test keeps the check's constants, which LLVM hoists out of the loop, off the
         // common path without such edges.)
         if slow != 0 {
+            let num = [num[0].lanes(), num[1].lanes(), num[2].lanes()];
+            let len_sq = [len_sq[0].lanes(), len_sq[1].lanes(), len_sq[2].lanes()];
             loop {
                 let q = slow.trailing_zeros() as usize;
                 slow &= slow - 1;
                 let (i, j) = (q >> 2, q & 3);
                 if !self.edge_cannot_win(num[i][j], len_sq[i][j], face_d) {
-                    if let Some((d, t_l, axis)) = self.edge_accurate(i, j) {
+                    if let Some((d, t_l, axis)) = edge_accurate(self.fa, self.fb, i, j) {
                         if d < e_d || (d == e_d && q < e_q) {
-                            (e_d, e_q, e_tl, e_axis) = (d, q, t_l, Some(axis));
+                            let v = V4::new(axis[0], axis[1], axis[2], 0.0);
+                            (e_d, e_q, ln) = (d, q, if t_l < 0.0 { -v } else { v });
                         }
                     }
                 }
@@ -514,40 +489,97 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
                 }
             }
         }
-        if e_q != usize::MAX && e_d < face_d {
-            let (i, j) = (e_q >> 2, e_q & 3);
-            let mut ln = match e_axis {
-                Some(l) => l,
-                None => {
-                    // e_i x R_j, normalised.
-                    let c = &self.rcl[j];
-                    let mut l = [0.0; 3];
-                    l[NEXT[i]] = -c[PREV[i]];
-                    l[PREV[i]] = c[NEXT[i]];
-                    let len = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
-                    [l[0] / len, l[1] / len, l[2] / len]
-                }
-            };
-            if e_tl < 0.0 {
-                ln = [-ln[0], -ln[1], -ln[2]];
-            }
-            let c = ln[0] * n[0] + ln[1] * n[1] + ln[2] * n[2];
-            let tol_e = if c * c >= cos_sq_min { self.tol } else { 0.0 };
-            if e_d < face_d - tol_e {
-                best_axis = SatAxis::Edge(i as u8, j as u8);
-                n = ln;
-            }
-        }
+        // The edge's tie-break against the chosen face (no edge: `e_d` is `+inf` and loses).
+        let [p0, p1, p2, _] = (ln * n_face).lanes();
+        let cd = p0 + p1 + p2;
+        let tol_e = if cd * cd >= cos_sq_min { self.tol } else { 0.0 };
+        let e_bound = face_d - tol_e;
+        let axis = if e_d < e_bound {
+            SatAxis::Edge((e_q >> 2) as u8, (e_q & 3) as u8)
+        } else if b_wins {
+            SatAxis::FaceB(jb as u8)
+        } else {
+            SatAxis::FaceA(ia as u8)
+        };
+        let [x, y, z, _] = V4::splat_lt(e_d, e_bound).select(ln, n_face).lanes();
         // The least depth over all axes is reported, whichever axis gave the normal.
         // None of the three is NaN (each only takes values that compared below another).
-        let least = min_nn(min_nn(fa.0, fb.0), e_d);
+        let least = min_nn(min_nn(fa_d, fb_d), e_d);
         Choice {
             least,
-            n,
-            axis: best_axis,
-            sign_b,
+            n: [x, y, z],
+            axis,
+            sign_b: if b_wins { sign_b } else { 1.0 },
         }
     }
+}
+
+/// Depth along `a_i x b_j` from world-space data, with the cross product and the slack in
+/// `f64`, so that nearly parallel edges keep an error of a few `u S` whatever their angle;
+/// `None` when the edges are exactly parallel. Returns the depth, `t . L` and the unit axis
+/// in A's frame.
+///
+/// In the `f32` build the products of the `f32` inputs are exact in `f64`, so each cross
+/// component carries one rounding of `2^-53` relative to itself; the `f64` build uses
+/// Kahan's accurate cross product for the same property.
+///
+/// A free function (the boxes by reference) rather than a method of [`Local`], whose
+/// address would then escape and keep all of it in memory.
+#[cold]
+#[inline(never)]
+fn edge_accurate<A: LeanBox, B: LeanBox>(
+    a: &A,
+    b: &B,
+    i: usize,
+    j: usize,
+) -> Option<(Real, Real, [Real; 3])> {
+    let (fa, fb) = (a.full_frame(), b.full_frame());
+    let (ha, hb) = (a.half(), b.half());
+    let (axes_a, axes_b) = (&fa.axes, &fb.axes);
+    let ai = axes_a.column(i).into_owned();
+    let bj = axes_b.column(j).into_owned();
+    #[cfg(not(feature = "f64"))]
+    let l = ai.cast::<f64>().cross(&bj.cast::<f64>());
+    #[cfg(feature = "f64")]
+    let l = cross_accurate(&ai, &bj);
+    let len = l.norm();
+    if len.is_nan() || len <= 0.0 || !len.is_finite() {
+        return None;
+    }
+    let mut r = 0.0f64;
+    for k in 0..3 {
+        let ak = axes_a.column(k).into_owned().cast::<f64>();
+        let bk = axes_b.column(k).into_owned().cast::<f64>();
+        r += ha[k] as f64 * l.dot(&ak).abs();
+        r += hb[k] as f64 * l.dot(&bk).abs();
+    }
+    let tl = l.dot(&fa.offset_to(&fb).cast::<f64>());
+    let local = axes_a.cast::<f64>().tr_mul(&l) / len;
+    Some((
+        ((r - tl.abs()) / len) as Real,
+        tl as Real,
+        [local.x as Real, local.y as Real, local.z as Real],
+    ))
+}
+
+/// The first least of lanes 0..2 and its lane, as the loop `if d < best` from `+inf` finds it:
+/// NaN lanes skipped, `(+inf, 0)` when no lane is below `+inf`.
+#[inline(always)]
+fn first_min3(v: V4) -> (Real, usize) {
+    let [x, y, z, _] = v.lanes();
+    let m0 = min_nn(Real::INFINITY, x);
+    let (m1, k1) = if y < m0 { (y, 1) } else { (m0, 0) };
+    if z < m1 {
+        (z, 2)
+    } else {
+        (m1, k1)
+    }
+}
+
+/// A lane mask set where lane `k` of `pattern` is `i` (`i` below 16).
+#[inline(always)]
+fn lane_is(i: usize, pattern: V4) -> V4 {
+    V4::splat(i as u32 as Real).eq(pattern)
 }
 
 /// The chosen normal in world space: `±a_i`, `±b_j`, or `A n` for an edge axis.
