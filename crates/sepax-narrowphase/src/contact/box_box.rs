@@ -390,15 +390,15 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             - self.tb.abs();
         let (fa_d, ia) = first_min3(face_a);
         let (fb_d, jb) = first_min3(face_b);
-        // R_ij^2, rows (lanes j): the edges' |L|^2 and the tie-break's parallel test.
+        // R_ij^2, rows (lanes j): the edges' |L|^2.
         let sq = [rr[0] * rr[0], rr[1] * rr[1], rr[2] * rr[2]];
-        // The preference applies between nearly parallel axes only (see the module docs).
-        // Bit `4 i + j`: a_i and b_j nearly parallel (`R_ij^2 >= cos^2`).
+        // The preference applies between nearly parallel axes only (see the module docs):
+        // `R_ij^2 >= cos^2`, R_ij read back by index from the whole-lane stores of the columns
+        // (which also give the face-of-B and edge normals below).
         let cos_sq_min = 1.0 - CONTACT_PREFERENCE_SINE * CONTACT_PREFERENCE_SINE;
-        let cs = V4::splat(cos_sq_min);
-        // (Lane 3 of the rows is 0, below `cos^2`.)
-        let par = sq[0].ge_mask(cs) | (sq[1].ge_mask(cs) << 4) | (sq[2].ge_mask(cs) << 8);
-        let tol_ab = if (par >> (4 * ia + jb)) & 1 != 0 {
+        let rcs = [rc[0], rc[1], rc[2], rc[2]];
+        let r_ab = rcs[jb & 3].lanes()[ia & 3];
+        let tol_ab = if r_ab * r_ab >= cos_sq_min {
             self.tol
         } else {
             0.0
@@ -408,9 +408,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         let zero = V4::splat(0.0);
         // Face of A: the sign of t_ia in lane ia (+1 for +-0), +0 in the others.
         let n_a = self.t.sign_ge0().and(lane_is(ia, V4::new(0.0, 1.0, 2.0, 3.0)));
-        // Face of B: s R_jb, s the sign of (R^T t)_jb. (The columns of R are read back by
-        // index from whole-lane stores, here and for the edge normal.)
-        let rcs = [rc[0], rc[1], rc[2], rc[2]];
+        // Face of B: s R_jb, s the sign of (R^T t)_jb.
         let sign_b = self.tb.sign_ge0().lanes()[jb & 3];
         let n_b = rcs[jb & 3] * V4::splat(sign_b);
         let face_d = if b_wins { fb_d } else { fa_d };
@@ -490,9 +488,20 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             }
         }
         // The edge's tie-break against the chosen face (no edge: `e_d` is `+inf` and loses).
-        let [p0, p1, p2, _] = (ln * n_face).lanes();
-        let cd = p0 + p1 + p2;
-        let tol_e = if cd * cd >= cos_sq_min { self.tol } else { 0.0 };
+        // The preference `tol_e` can only matter for `face_d - tol <= e_d < face_d` (`tol_e` is
+        // 0 or `tol`); elsewhere it is left 0, so that the decision waits for the normal only
+        // in that rare band.
+        let tol_e = if e_d < face_d && !(e_d < face_d - self.tol) {
+            let [p0, p1, p2, _] = (ln * n_face).lanes();
+            let cd = p0 + p1 + p2;
+            if cd * cd >= cos_sq_min {
+                self.tol
+            } else {
+                0.0
+            }
+        } else {
+            0.0
+        };
         let e_bound = face_d - tol_e;
         let axis = if e_d < e_bound {
             SatAxis::Edge((e_q >> 2) as u8, (e_q & 3) as u8)
