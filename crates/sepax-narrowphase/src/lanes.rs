@@ -106,13 +106,8 @@ impl V4 {
         let [x, y, z, w] = self.lanes();
         V4::new(z, x, y, w)
     }
-    /// A lane mask (all ones or all zeros per lane, for [`V4::select`] and [`V4::and`]): set
-    /// where lane `k` of `self >= o`.
-    #[inline(always)]
-    pub(crate) fn ge(self, o: V4) -> V4 {
-        V4(self.0.simd_ge(o.0))
-    }
-    /// A lane mask: set where lane `k` of `self == o`.
+    /// A lane mask (all ones or all zeros per lane, for [`V4::select`], [`V4::and`] and
+    /// [`V4::bits`]): set where lane `k` of `self == o`.
     #[inline(always)]
     pub(crate) fn eq(self, o: V4) -> V4 {
         V4(self.0.simd_eq(o.0))
@@ -147,6 +142,11 @@ impl V4 {
     #[inline(always)]
     pub(crate) fn and(self, o: V4) -> V4 {
         V4(self.0 & o.0)
+    }
+    /// Bitwise and-not: `self` where the mask `m` is clear, `+0` where it is set.
+    #[inline(always)]
+    pub(crate) fn and_not(self, m: V4) -> V4 {
+        V4(!m.0 & self.0)
     }
     /// Bitwise or (of values masked into disjoint lanes, or of a sign bit into a value).
     #[inline(always)]

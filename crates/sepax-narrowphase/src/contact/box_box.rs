@@ -491,7 +491,10 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         // The preference `tol_e` can only matter for `face_d - tol <= e_d < face_d` (`tol_e` is
         // 0 or `tol`); elsewhere it is left 0, so that the decision waits for the normal only
         // in that rare band.
-        let tol_e = if e_d < face_d && !(e_d < face_d - self.tol) {
+        // (The band as one lane mask: plain `&&` or `&` becomes a branch on `e_d < face_d`,
+        // which is unpredictable.)
+        let band = V4::splat_lt(e_d, face_d).and_not(V4::splat_lt(e_d, face_d - self.tol));
+        let tol_e = if band.bits() != 0 {
             let [p0, p1, p2, _] = (ln * n_face).lanes();
             let cd = p0 + p1 + p2;
             if cd * cd >= cos_sq_min {
@@ -575,9 +578,9 @@ fn edge_accurate<A: LeanBox, B: LeanBox>(
 /// NaN lanes skipped, `(+inf, 0)` when no lane is below `+inf`.
 #[inline(always)]
 fn first_min3(v: V4) -> (Real, usize) {
-    let [x, y, z, _] = v.lanes();
-    let m0 = min_nn(Real::INFINITY, x);
-    let (m1, k1) = if y < m0 { (y, 1) } else { (m0, 0) };
+    // NaN lanes to `+inf` (`min` gives its second operand for NaN).
+    let [x, y, z, _] = v.min(V4::splat(Real::INFINITY)).lanes();
+    let (m1, k1) = if y < x { (y, 1) } else { (x, 0) };
     if z < m1 {
         (z, 2)
     } else {
