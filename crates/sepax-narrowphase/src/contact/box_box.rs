@@ -368,8 +368,11 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
     /// face of B, the first fast edge) and their normals are all computed, then selected with
     /// lane masks and conditional moves; values are kept in lanes, and the few that are picked
     /// by a computed index are read back from whole-lane stores.
+    ///
+    /// `LAZY`: the edge's normal only when the edge can win, behind a branch (for the manifold,
+    /// which branches on the axis anyway), else computed always and selected without one.
     #[inline(always)]
-    fn axis(&self) -> Choice {
+    fn axis<const LAZY: bool>(&self) -> Choice {
         let (ha, hb) = (&self.ha, &self.hb);
         let ha4 = V4::new(ha[0], ha[1], ha[2], 0.0);
         let hb4 = V4::new(hb[0], hb[1], hb[2], 0.0);
@@ -455,15 +458,9 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             | ((depth[2].eq_mask(m) & 7) << 8);
         // (`bits` has a bit: `e_d` is one of the lanes, `+inf` included.)
         let q = bits.trailing_zeros() as usize & 15;
-        // Its unit normal e_i x R_j / |L| (lane i1 `-R_i2,j`, lane i2 `R_i1,j`, lane i `+0`),
-        // turned toward B by the divisor's sign. Computed whether or not the edge wins.
-        let (i, j) = (q >> 2, q & 3);
-        let c = rcs[j];
-        let cross = (-c.rot1())
-            .and(lane_is(i, V4::new(2.0, 0.0, 1.0, 9.0)))
-            .or(c.rot2().and(lane_is(i, V4::new(1.0, 2.0, 0.0, 9.0))));
-        let mut ln = cross / V4::splat(slen[i][j]);
         let mut e_q = if e_d < Real::INFINITY { q } else { usize::MAX };
+        // The signed unit normal of an accurate edge that took over.
+        let mut acc = None;
         // Nearly parallel edges, in order, unless they certainly lose to the chosen face. (The
         // outer test keeps the check's constants, which LLVM hoists out of the loop, off the
         // common path without such edges.)
@@ -478,7 +475,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
                     if let Some((d, t_l, axis)) = edge_accurate(self.fa, self.fb, i, j) {
                         if d < e_d || (d == e_d && q < e_q) {
                             let v = V4::new(axis[0], axis[1], axis[2], 0.0);
-                            (e_d, e_q, ln) = (d, q, if t_l < 0.0 { -v } else { v });
+                            (e_d, e_q, acc) = (d, q, Some(if t_l < 0.0 { -v } else { v }));
                         }
                     }
                 }
@@ -487,14 +484,10 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
                 }
             }
         }
-        // The edge's tie-break against the chosen face (no edge: `e_d` is `+inf` and loses).
-        // The preference `tol_e` can only matter for `face_d - tol <= e_d < face_d` (`tol_e` is
-        // 0 or `tol`); elsewhere it is left 0, so that the decision waits for the normal only
-        // in that rare band.
-        // (The band as one lane mask: plain `&&` or `&` becomes a branch on `e_d < face_d`,
-        // which is unpredictable.)
-        let band = V4::splat_lt(e_d, face_d).and_not(V4::splat_lt(e_d, face_d - self.tol));
-        let tol_e = if band.bits() != 0 {
+        // The edge's tie-break against the chosen face (no edge: `e_d` is `+inf` and loses):
+        // it wins when `e_d < face_d - tol_e`, `tol_e` the preference if its normal and the
+        // face's are nearly parallel, else 0.
+        let tie = |ln: V4| {
             let [p0, p1, p2, _] = (ln * n_face).lanes();
             let cd = p0 + p1 + p2;
             if cd * cd >= cos_sq_min {
@@ -502,18 +495,50 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             } else {
                 0.0
             }
-        } else {
-            0.0
         };
-        let e_bound = face_d - tol_e;
-        let axis = if e_d < e_bound {
+        let (e_bound, ln) = if LAZY {
+            // The normal only when the edge can win (a branch, which the caller's own branch
+            // on the axis follows).
+            if e_d < face_d {
+                let ln = match acc {
+                    Some(v) => v,
+                    None => edge_normal(&rcs, &slen, e_q),
+                };
+                (face_d - tie(ln), ln)
+            } else {
+                (face_d, zero)
+            }
+        } else {
+            // The normal whether or not the edge wins; `tol_e` can only matter for
+            // `face_d - tol <= e_d < face_d` and is left 0 elsewhere, so that the decision
+            // waits for the normal only in that rare band. (The band as one lane mask: `&&`
+            // or `&` becomes a branch on `e_d < face_d`, which is unpredictable.)
+            let ln = match acc {
+                Some(v) => v,
+                None => edge_normal(&rcs, &slen, q),
+            };
+            let band = V4::splat_lt(e_d, face_d).and_not(V4::splat_lt(e_d, face_d - self.tol));
+            let tol_e = if band.bits() != 0 { tie(ln) } else { 0.0 };
+            (face_d - tol_e, ln)
+        };
+        let edge_wins = e_d < e_bound;
+        let axis = if edge_wins {
             SatAxis::Edge((e_q >> 2) as u8, (e_q & 3) as u8)
         } else if b_wins {
             SatAxis::FaceB(jb as u8)
         } else {
             SatAxis::FaceA(ia as u8)
         };
-        let [x, y, z, _] = V4::splat_lt(e_d, e_bound).select(ln, n_face).lanes();
+        let n = if LAZY {
+            if edge_wins {
+                ln
+            } else {
+                n_face
+            }
+        } else {
+            V4::splat_lt(e_d, e_bound).select(ln, n_face)
+        };
+        let [x, y, z, _] = n.lanes();
         // The least depth over all axes is reported, whichever axis gave the normal.
         // None of the three is NaN (each only takes values that compared below another).
         let least = min_nn(min_nn(fa_d, fb_d), e_d);
@@ -588,6 +613,20 @@ fn first_min3(v: V4) -> (Real, usize) {
     }
 }
 
+/// The unit normal `e_i x R_j / |L|` of the fast edge axis `q = 4 i + j` (lane i1 `-R_i2,j`,
+/// lane i2 `R_i1,j`, lane i `+0`), turned toward B by the sign of `slen` (`|L|` with the sign of
+/// `t . L`); from the columns `rcs` of `R` and lane selects, without stores of single lanes.
+/// Any `q` below 16 is safe (the caller discards the normal of an invalid one).
+#[inline(always)]
+fn edge_normal(rcs: &[V4; 4], slen: &[[Real; 4]; 4], q: usize) -> V4 {
+    let (i, j) = ((q >> 2) & 3, q & 3);
+    let c = rcs[j];
+    let cross = (-c.rot1())
+        .and(lane_is(i, V4::new(2.0, 0.0, 1.0, 9.0)))
+        .or(c.rot2().and(lane_is(i, V4::new(1.0, 2.0, 0.0, 9.0))));
+    cross / V4::splat(slen[i][j])
+}
+
 /// A lane mask set where lane `k` of `pattern` is `i` (`i` below 16).
 #[inline(always)]
 fn lane_is(i: usize, pattern: V4) -> V4 {
@@ -639,7 +678,7 @@ macro_rules! with_lean {
 pub fn penetration<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> BoxPenetration {
     with_lean!(a, b, |fa, fb| {
         let l = Local::new(fa, fb);
-        let c = l.axis();
+        let c = l.axis::<false>();
         BoxPenetration {
             normal: world_normal(fa, fb, &c),
             depth: c.least,
@@ -1474,7 +1513,7 @@ fn manifold_lean<A: LeanBox, B: LeanBox>(
     // Touching pairs whose computed depth came out a rounding error below 0 still get their
     // manifold: the margin is widened by the separation allowance of the overlap tests.
     let margin = config.effective_margin() + SEPARATION_TOLERANCE * l.scale;
-    let choice = l.axis();
+    let choice = l.axis::<true>();
     let depth = choice.least;
     if depth.is_nan() || depth < -margin {
         return None;
