@@ -423,8 +423,10 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         let tl = self.t.lanes();
         let sign_bit = V4::splat(-0.0);
         let inf = V4::splat(Real::INFINITY);
-        let mut num = [zero; 3];
-        let mut len_sq = [zero; 3];
+        // The numerators and |L|^2 for the nearly parallel edges, stored as they come (kept in
+        // registers, they are spilled and copied).
+        let mut num = [[0.0; 4]; 3];
+        let mut len_sq = [[0.0; 4]; 3];
         let mut depth = [zero; 3];
         // |L| with the sign of t . L (its sign bit set where `t . L < 0`: `t . L + 0` is `+0`
         // for `-0`; NaN lanes never take part).
@@ -444,8 +446,8 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             depth[i] = short.select(inf, (nm / len).min(inf));
             slow |= (short.bits() & 7) << (4 * i);
             slen[i] = len.or((t_l + zero).and(sign_bit)).lanes();
-            num[i] = nm;
-            len_sq[i] = ls;
+            num[i] = nm.lanes();
+            len_sq[i] = ls.lanes();
         }
         // First minimum in the order (i, j); axis (i, j) is bit `q = 4 i + j` of the masks (a
         // stride of 4 so that `i` and `j` are a shift and a mask away).
@@ -465,8 +467,6 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         // outer test keeps the check's constants, which LLVM hoists out of the loop, off the
         // common path without such edges.)
         if slow != 0 {
-            let num = [num[0].lanes(), num[1].lanes(), num[2].lanes()];
-            let len_sq = [len_sq[0].lanes(), len_sq[1].lanes(), len_sq[2].lanes()];
             loop {
                 let q = slow.trailing_zeros() as usize;
                 slow &= slow - 1;
