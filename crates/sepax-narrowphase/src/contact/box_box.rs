@@ -399,8 +399,9 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         // `R_ij^2 >= cos^2`, R_ij read back by index from the whole-lane stores of the columns
         // (which also give the face-of-B and edge normals below).
         let cos_sq_min = 1.0 - CONTACT_PREFERENCE_SINE * CONTACT_PREFERENCE_SINE;
-        let rcs = [rc[0], rc[1], rc[2], rc[2]];
-        let r_ab = rcs[jb & 3].lanes()[ia & 3];
+        let rcl = &self.rcl;
+        let rcs = [rcl[0], rcl[1], rcl[2], rcl[2]];
+        let r_ab = rcs[jb & 3][ia & 3];
         let tol_ab = if r_ab * r_ab >= cos_sq_min {
             self.tol
         } else {
@@ -413,7 +414,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         let n_a = self.t.sign_ge0().and(lane_is(ia, V4::new(0.0, 1.0, 2.0, 3.0)));
         // Face of B: s R_jb, s the sign of (R^T t)_jb.
         let sign_b = self.tb.sign_ge0().lanes()[jb & 3];
-        let n_b = rcs[jb & 3] * V4::splat(sign_b);
+        let n_b = lanes4(&rcs[jb & 3]) * V4::splat(sign_b);
         let face_d = if b_wins { fb_d } else { fa_d };
         let n_face = V4::splat_lt(fb_d, b_bound).select(n_b, n_a);
         // Edge crosses a_i x b_j = e_i x R_j, lanes j; Ericson's closed forms:
@@ -618,13 +619,19 @@ fn first_min3(v: V4) -> (Real, usize) {
 /// `t . L`); from the columns `rcs` of `R` and lane selects, without stores of single lanes.
 /// Any `q` below 16 is safe (the caller discards the normal of an invalid one).
 #[inline(always)]
-fn edge_normal(rcs: &[V4; 4], slen: &[[Real; 4]; 4], q: usize) -> V4 {
+fn edge_normal(rcs: &[[Real; 4]; 4], slen: &[[Real; 4]; 4], q: usize) -> V4 {
     let (i, j) = ((q >> 2) & 3, q & 3);
-    let c = rcs[j];
+    let c = lanes4(&rcs[j]);
     let cross = (-c.rot1())
         .and(lane_is(i, V4::new(2.0, 0.0, 1.0, 9.0)))
         .or(c.rot2().and(lane_is(i, V4::new(1.0, 2.0, 0.0, 9.0))));
     cross / V4::splat(slen[i][j])
+}
+
+/// Four stored lanes as a vector (one load).
+#[inline(always)]
+fn lanes4(a: &[Real; 4]) -> V4 {
+    V4::new(a[0], a[1], a[2], a[3])
 }
 
 /// A lane mask set where lane `k` of `pattern` is `i` (`i` below 16).
