@@ -119,6 +119,9 @@ fn max_nn(a: Real, b: Real) -> Real {
 /// `(k + 1) % 3` and `(k + 2) % 3` without divisions.
 const NEXT: [usize; 3] = [1, 2, 0];
 const PREV: [usize; 3] = [2, 0, 1];
+/// The same, padded to 4 entries for indices masked with `& 3`.
+const NEXT4: [usize; 4] = [1, 2, 0, 0];
+const PREV4: [usize; 4] = [2, 0, 1, 0];
 
 /// A box as the contact kernels read it, in place: an [`Obb`] directly (no copy into a
 /// [`BoxFrame`], and no zero low parts whose additions the compiler cannot remove: `x + 0.0` is
@@ -446,7 +449,9 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             let short = ls.lt(V4::splat(EDGE_FAST_MIN_SQ));
             depth[i] = short.select(inf, (nm / len).min(inf));
             slow |= (short.bits() & 7) << (4 * i);
-            slen[i] = len.or((t_l + zero).and(sign_bit)).lanes();
+            if !LAZY {
+                slen[i] = len.or((t_l + zero).and(sign_bit)).lanes();
+            }
             num[i] = nm.lanes();
             len_sq[i] = ls.lanes();
         }
@@ -503,7 +508,14 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             if e_d < face_d {
                 let ln = match acc {
                     Some(v) => v,
-                    None => edge_normal(&rcs, &slen, e_q),
+                    None => {
+                        // |L| and the sign of t . L of this axis alone (the lanes' arithmetic).
+                        let (i, j) = ((e_q >> 2) & 3, e_q & 3);
+                        let (i1, i2) = (NEXT4[i], PREV4[i]);
+                        let t_l = tl[i2] * rcs[j][i1] - tl[i1] * rcs[j][i2];
+                        let len = len_sq[i % 3][j].sqrt();
+                        edge_normal(&rcs, e_q, if t_l < 0.0 { -len } else { len })
+                    }
                 };
                 (face_d - tie(ln), ln)
             } else {
@@ -516,7 +528,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             // or `&` becomes a branch on `e_d < face_d`, which is unpredictable.)
             let ln = match acc {
                 Some(v) => v,
-                None => edge_normal(&rcs, &slen, q),
+                None => edge_normal(&rcs, q, slen[(q >> 2) & 3][q & 3]),
             };
             let band = V4::splat_lt(e_d, face_d).and_not(V4::splat_lt(e_d, face_d - self.tol));
             let tol_e = if band.bits() != 0 { tie(ln) } else { 0.0 };
@@ -619,13 +631,13 @@ fn first_min3(v: V4) -> (Real, usize) {
 /// `t . L`); from the columns `rcs` of `R` and lane selects, without stores of single lanes.
 /// Any `q` below 16 is safe (the caller discards the normal of an invalid one).
 #[inline(always)]
-fn edge_normal(rcs: &[[Real; 4]; 4], slen: &[[Real; 4]; 4], q: usize) -> V4 {
+fn edge_normal(rcs: &[[Real; 4]; 4], q: usize, slen: Real) -> V4 {
     let (i, j) = ((q >> 2) & 3, q & 3);
     let c = lanes4(&rcs[j]);
     let cross = (-c.rot1())
         .and(lane_is(i, V4::new(2.0, 0.0, 1.0, 9.0)))
         .or(c.rot2().and(lane_is(i, V4::new(1.0, 2.0, 0.0, 9.0))));
-    cross / V4::splat(slen[i][j])
+    cross / V4::splat(slen)
 }
 
 /// Four stored lanes as a vector (one load).
