@@ -122,6 +122,16 @@ impl V4 {
     pub(crate) fn select(self, a: V4, b: V4) -> V4 {
         V4(self.0.bitselect(a.0, b.0))
     }
+    /// A lane mask: set where lane `k` of `self >= o`.
+    #[inline(always)]
+    pub(crate) fn ge(self, o: V4) -> V4 {
+        V4(self.0.simd_ge(o.0))
+    }
+    /// A lane mask: set where lane `k` of `self > o`.
+    #[inline(always)]
+    pub(crate) fn gt(self, o: V4) -> V4 {
+        V4(self.0.simd_gt(o.0))
+    }
     /// A lane mask: set where lane `k` of `self < o`.
     #[inline(always)]
     pub(crate) fn lt(self, o: V4) -> V4 {

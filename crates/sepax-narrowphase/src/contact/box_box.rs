@@ -1467,19 +1467,13 @@ fn reduce_picks_lanes(pts: &Poly, hf: Real, n: usize) -> Option<[usize; 4]> {
 /// the other parameter recomputed after each clamp (Ericson, *Real-Time Collision Detection*,
 /// §5.1.9). Falls back to the general routine when the system is singular.
 #[inline(always)]
-fn edge_closest(ca: &Vector3, da: &Vector3, cb: &Vector3, db: &Vector3) -> (Vector3, Vector3) {
+fn edge_closest(ca: V4, da: V4, cb: V4, db: V4) -> (V4, V4) {
     let w = ca - cb;
-    let (a, b, c) = (da.dot(da), da.dot(db), db.dot(db));
-    let (d, e) = (da.dot(&w), db.dot(&w));
+    let (a, b, c) = (dot3(da, da), dot3(da, db), dot3(db, db));
+    let (d, e) = (dot3(da, w), dot3(db, w));
     let den = a * c - b * b;
     if den.is_nan() || den <= 0.0 || a == 0.0 || c == 0.0 {
-        let r = segment_segment_closest(
-            &Point3::from(ca - da),
-            &Point3::from(ca + da),
-            &Point3::from(cb - db),
-            &Point3::from(cb + db),
-        );
-        return (r.point_a.coords, r.point_b.coords);
+        return edge_closest_general(ca, da, cb, db);
     }
     let mut s = ((b * e - c * d) / den).clamp(-1.0, 1.0);
     let mut t = (b * s + e) / c;
@@ -1487,8 +1481,48 @@ fn edge_closest(ca: &Vector3, da: &Vector3, cb: &Vector3, db: &Vector3) -> (Vect
         t = t.clamp(-1.0, 1.0);
         s = ((b * t - d) / a).clamp(-1.0, 1.0);
     }
-    (ca + da * s, cb + db * t)
+    (ca + da * V4::splat(s), cb + db * V4::splat(t))
 }
+
+/// [`edge_closest`]'s singular case: the general segment routine.
+#[cold]
+#[inline(never)]
+fn edge_closest_general(ca: V4, da: V4, cb: V4, db: V4) -> (V4, V4) {
+    let p = |v: V4| {
+        let [x, y, z, _] = v.lanes();
+        Point3::new(x, y, z)
+    };
+    let r = segment_segment_closest(&p(ca - da), &p(ca + da), &p(cb - db), &p(cb + db));
+    let v = |q: Point3| V4::new(q.x, q.y, q.z, 0.0);
+    (v(r.point_a), v(r.point_b))
+}
+
+/// `x . y` over lanes 0..2 as nalgebra's `Vector3::dot` computes it: `(x0 y0 + x1 y1) + x2 y2`.
+#[inline(always)]
+fn dot3(x: V4, y: V4) -> Real {
+    let [p0, p1, p2, _] = (x * y).lanes();
+    p0 + p1 + p2
+}
+
+/// `m v` (lanes 0..2) as nalgebra's matrix-vector product computes it:
+/// `(m_0 v0 + m_1 v1) + m_2 v2` over the columns `m_k`.
+#[inline(always)]
+fn a_times(m: &Matrix3, v: V4) -> V4 {
+    let c = &m.data.0;
+    let col = |k: usize| V4::new(c[k][0], c[k][1], c[k][2], 0.0);
+    let [x, y, z, _] = v.lanes();
+    col(0) * V4::splat(x) + col(1) * V4::splat(y) + col(2) * V4::splat(z)
+}
+
+/// The two bits of `m` other than bit `i` (`i` in `0..3`), in order: bits 0 and 1.
+#[inline(always)]
+fn compress_other(m: u32, i: usize) -> u32 {
+    let low = (1u32 << i) - 1;
+    ((m & low) | ((m >> 1) & !low)) & 3
+}
+
+/// The axes other than `k` in increasing order (padded to 4 entries for `& 3` indices).
+const OTHERS4: [[usize; 2]; 4] = [[1, 2], [0, 2], [0, 1], [0, 1]];
 
 /// A box's centre (as lanes) and axes, for taking points back to world space; the axes are
 /// read in place, only the three a face contact uses (no copy of all three into lanes).
@@ -1573,43 +1607,50 @@ fn manifold_lean<A: LeanBox, B: LeanBox>(
             );
         }
         SatAxis::Edge(i, j) => {
-            let (i, j) = (i as usize, j as usize);
-            let n_local = Vector3::new(choice.n[0], choice.n[1], choice.n[2]);
-            let col = |k: usize| Vector3::new(l.rcl[k][0], l.rcl[k][1], l.rcl[k][2]);
-            let tl = l.t.lanes();
-            // A's edge along e_i, extreme in +n; B's edge along R_j, extreme in -n.
-            // The other two axes in increasing order (bits 0 and 1 of the codes).
-            const OTHERS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
-            let mut ca_e = Vector3::zeros();
-            let mut code_a = (i as u32) << 2;
-            for (bit, &k) in OTHERS[i].iter().enumerate() {
-                let s: Real = if n_local[k] >= 0.0 { 1.0 } else { -1.0 };
-                ca_e[k] = s * l.ha[k];
-                code_a |= u32::from(s > 0.0) << bit;
-            }
-            let mut cb_e = Vector3::new(tl[0], tl[1], tl[2]);
-            let mut code_b = (j as u32) << 2;
-            for (bit, &k) in OTHERS[j].iter().enumerate() {
-                let c = col(k);
-                let s: Real = if c.dot(&n_local) > 0.0 { -1.0 } else { 1.0 };
-                cb_e += c * (s * l.hb[k]);
-                code_b |= u32::from(s > 0.0) << bit;
-            }
-            let mut da = Vector3::zeros();
-            da[i] = l.ha[i];
-            let db = col(j) * l.hb[j];
-            let (pa, pb) = edge_closest(&ca_e, &da, &cb_e, &db);
-            let ca = Point3::from(world_center(fa));
-            let to_world = |v: &Vector3| -> Vector3 {
-                if fa.axis_aligned() {
-                    *v
+            // In lanes, with the scalar code's operations and order (so the same bits):
+            // R's columns, `t`, and the normal in A's frame.
+            let (i, j) = (i as usize & 3, j as usize & 3);
+            let nl = V4::new(choice.n[0], choice.n[1], choice.n[2], 0.0);
+            let ha4 = V4::new(l.ha[0], l.ha[1], l.ha[2], 0.0);
+            let hb4 = V4::new(l.hb[0], l.hb[1], l.hb[2], 0.0);
+            let zero = V4::splat(0.0);
+            let k_lanes = V4::new(0.0, 1.0, 2.0, 3.0);
+            // A's edge along e_i, extreme in +n: coordinate k of its centre `s_k h_A,k`
+            // (`s_k = +1` where `n_k >= 0`, else -1), coordinate i `+0`.
+            let ge = nl.ge(zero);
+            let ca_e = (nl.sign_ge0() * ha4).and_not(lane_is(i, k_lanes));
+            // B's edge along R_j, extreme in -n: `t + sum s_k h_B,k R_k` over the other two
+            // axes in increasing order, `s_k = -1` where `R_k . n > 0`, else +1; the dot
+            // products of the three columns at once (lanes k, the dot's order).
+            let rr = &l.rr;
+            let dots = (rr[0] * V4::splat(choice.n[0]) + rr[1] * V4::splat(choice.n[1]))
+                + rr[2] * V4::splat(choice.n[2]);
+            let gt = dots.gt(zero);
+            let shb = (gt.select(V4::splat(-1.0), V4::splat(1.0)) * hb4).lanes();
+            let [k1, k2] = OTHERS4[j];
+            let col = |k: usize| lanes4(&l.rcl[k & 3]);
+            let cb_e = (l.t + col(k1) * V4::splat(shb[k1])) + col(k2) * V4::splat(shb[k2]);
+            // The codes: the axis, then the sides (`s > 0`) of the other two in increasing
+            // order (bits 0 and 1).
+            let code_a = ((i as u32) << 2) | compress_other(ge.bits(), i);
+            let code_b = ((j as u32) << 2) | compress_other(!gt.bits(), j);
+            let da = ha4.and(lane_is(i, k_lanes));
+            let db = col(j) * V4::splat(l.hb[j]);
+            let (pa, pb) = edge_closest(ca_e, da, cb_e, db);
+            let ca = world_center(fa);
+            let ca = V4::new(ca.x, ca.y, ca.z, 0.0);
+            let to_world = |v: V4| -> Point3 {
+                let w = if fa.axis_aligned() {
+                    v
                 } else {
-                    fa.axes() * v
-                }
+                    a_times(fa.axes(), v)
+                };
+                let [x, y, z, _] = (ca + w).lanes();
+                Point3::new(x, y, z)
             };
             points.push(ContactPoint {
-                point_a: ca + to_world(&pa),
-                point_b: ca + to_world(&pb),
+                point_a: to_world(pa),
+                point_b: to_world(pb),
                 depth,
                 id: FeatureId(point_code(KIND_EDGE_EDGE, code_a, code_b)),
             });
