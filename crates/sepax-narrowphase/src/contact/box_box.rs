@@ -383,17 +383,13 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         let arc = [rc[0].abs(), rc[1].abs(), rc[2].abs()];
         let arr = [rr[0].abs(), rr[1].abs(), rr[2].abs()];
         // Faces of A, lanes i: h_A,i + sum_j h_B,j |R_ij| - |t_i|.
-        let face_a = ha4
-            + V4::splat(hb[0]) * arc[0]
-            + V4::splat(hb[1]) * arc[1]
-            + V4::splat(hb[2]) * arc[2]
-            - self.t.abs();
+        let face_a =
+            ha4 + V4::splat(hb[0]) * arc[0] + V4::splat(hb[1]) * arc[1] + V4::splat(hb[2]) * arc[2]
+                - self.t.abs();
         // Faces of B, lanes j: sum_i h_A,i |R_ij| + h_B,j - |(R^T t)_j|.
-        let face_b = V4::splat(ha[0]) * arr[0]
-            + V4::splat(ha[1]) * arr[1]
-            + V4::splat(ha[2]) * arr[2]
-            + hb4
-            - self.tb.abs();
+        let face_b =
+            V4::splat(ha[0]) * arr[0] + V4::splat(ha[1]) * arr[1] + V4::splat(ha[2]) * arr[2] + hb4
+                - self.tb.abs();
         let (fa_d, ia) = first_min3(face_a);
         let (fb_d, jb) = first_min3(face_b);
         // R_ij^2, rows (lanes j): the edges' |L|^2.
@@ -414,7 +410,10 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         let b_wins = fb_d < b_bound;
         let zero = V4::splat(0.0);
         // Face of A: the sign of t_ia in lane ia (+1 for +-0), +0 in the others.
-        let n_a = self.t.sign_ge0().and(lane_is(ia, V4::new(0.0, 1.0, 2.0, 3.0)));
+        let n_a = self
+            .t
+            .sign_ge0()
+            .and(lane_is(ia, V4::new(0.0, 1.0, 2.0, 3.0)));
         // Face of B: s R_jb, s the sign of (R^T t)_jb.
         let sign_b = self.tb.sign_ge0().lanes()[jb & 3];
         let n_b = lanes4(&rcs[jb & 3]) * V4::splat(sign_b);
