@@ -158,7 +158,7 @@ impl V4 {
     pub(crate) fn and_not(self, m: V4) -> V4 {
         V4(!m.0 & self.0)
     }
-    /// Bitwise or (of values masked into disjoint lanes, or of a sign bit into a value).
+    /// Bitwise or (of values masked into disjoint lanes).
     #[inline(always)]
     pub(crate) fn or(self, o: V4) -> V4 {
         V4(self.0 | o.0)

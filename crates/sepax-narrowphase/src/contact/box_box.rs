@@ -367,15 +367,13 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
     /// The chosen axis: the least depth over all axes and the chosen unit normal in `A`'s frame
     /// (from A toward B).
     ///
-    /// Branch-free on the common path: the three candidates (the first face of A, the first
-    /// face of B, the first fast edge) and their normals are all computed, then selected with
-    /// lane masks and conditional moves; values are kept in lanes, and the few that are picked
-    /// by a computed index are read back from whole-lane stores.
-    ///
-    /// `LAZY`: the edge's normal only when the edge can win, behind a branch (for the manifold,
-    /// which branches on the axis anyway), else computed always and selected without one.
+    /// The values stay in lanes; the argmins are branch-free (a lane min, then the first lane
+    /// equal to it), the face choice is made with lane masks and conditional moves, and the
+    /// few values picked by a computed index are read back from whole-lane stores. The edge's
+    /// normal (lane selects, no stores of single lanes) is computed only when the edge can
+    /// win.
     #[inline(always)]
-    fn axis<const LAZY: bool>(&self) -> Choice {
+    fn axis(&self) -> Choice {
         let (ha, hb) = (&self.ha, &self.hb);
         let ha4 = V4::new(ha[0], ha[1], ha[2], 0.0);
         let hb4 = V4::new(hb[0], hb[1], hb[2], 0.0);
@@ -424,16 +422,12 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         //   t . L = t_i2 R_i1,j - t_i1 R_i2,j,        |L|^2 = R_i1,j^2 + R_i2,j^2.
         let (hb1, hb2) = (hb4.rot1(), hb4.rot2());
         let tl = self.t.lanes();
-        let sign_bit = V4::splat(-0.0);
         let inf = V4::splat(Real::INFINITY);
         // The numerators and |L|^2 for the nearly parallel edges, stored as they come (kept in
         // registers, they are spilled and copied).
         let mut num = [[0.0; 4]; 3];
         let mut len_sq = [[0.0; 4]; 3];
         let mut depth = [zero; 3];
-        // |L| with the sign of t . L (its sign bit set where `t . L < 0`: `t . L + 0` is `+0`
-        // for `-0`; NaN lanes never take part).
-        let mut slen = [[0.0; 4]; 4];
         let mut slow = 0u32;
         for i in 0..3 {
             let (i1, i2) = (NEXT[i], PREV[i]);
@@ -448,9 +442,6 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             let short = ls.lt(V4::splat(EDGE_FAST_MIN_SQ));
             depth[i] = short.select(inf, (nm / len).min(inf));
             slow |= (short.bits() & 7) << (4 * i);
-            if !LAZY {
-                slen[i] = len.or((t_l + zero).and(sign_bit)).lanes();
-            }
             num[i] = nm.lanes();
             len_sq[i] = ls.lanes();
         }
@@ -501,37 +492,23 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
                 0.0
             }
         };
-        let (e_bound, ln) = if LAZY {
-            // The normal only when the edge can win (a branch, which the caller's own branch
-            // on the axis follows).
-            if e_d < face_d {
-                let ln = match acc {
-                    Some(v) => v,
-                    None => {
-                        // |L| and the sign of t . L of this axis alone (the lanes' arithmetic).
-                        let (i, j) = ((e_q >> 2) & 3, e_q & 3);
-                        let (i1, i2) = (NEXT4[i], PREV4[i]);
-                        let t_l = tl[i2] * rcs[j][i1] - tl[i1] * rcs[j][i2];
-                        let len = len_sq[i % 3][j].sqrt();
-                        edge_normal(&rcs, e_q, if t_l < 0.0 { -len } else { len })
-                    }
-                };
-                (face_d - tie(ln), ln)
-            } else {
-                (face_d, zero)
-            }
-        } else {
-            // The normal whether or not the edge wins; `tol_e` can only matter for
-            // `face_d - tol <= e_d < face_d` and is left 0 elsewhere, so that the decision
-            // waits for the normal only in that rare band. (The band as one lane mask: `&&`
-            // or `&` becomes a branch on `e_d < face_d`, which is unpredictable.)
+        // The edge's normal only when it can win (a branch: the caller branches on the axis
+        // anyway, and computing it always and selecting costs more than the misprediction).
+        let (e_bound, ln) = if e_d < face_d {
             let ln = match acc {
                 Some(v) => v,
-                None => edge_normal(&rcs, q, slen[(q >> 2) & 3][q & 3]),
+                None => {
+                    // |L| and the sign of t . L of this axis alone (the lanes' arithmetic).
+                    let (i, j) = ((e_q >> 2) & 3, e_q & 3);
+                    let (i1, i2) = (NEXT4[i], PREV4[i]);
+                    let t_l = tl[i2] * rcs[j][i1] - tl[i1] * rcs[j][i2];
+                    let len = len_sq[i % 3][j].sqrt();
+                    edge_normal(&rcs, e_q, if t_l < 0.0 { -len } else { len })
+                }
             };
-            let band = V4::splat_lt(e_d, face_d).and_not(V4::splat_lt(e_d, face_d - self.tol));
-            let tol_e = if band.bits() != 0 { tie(ln) } else { 0.0 };
-            (face_d - tol_e, ln)
+            (face_d - tie(ln), ln)
+        } else {
+            (face_d, zero)
         };
         let edge_wins = e_d < e_bound;
         let axis = if edge_wins {
@@ -541,15 +518,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         } else {
             SatAxis::FaceA(ia as u8)
         };
-        let n = if LAZY {
-            if edge_wins {
-                ln
-            } else {
-                n_face
-            }
-        } else {
-            V4::splat_lt(e_d, e_bound).select(ln, n_face)
-        };
+        let n = if edge_wins { ln } else { n_face };
         let [x, y, z, _] = n.lanes();
         // The least depth over all axes is reported, whichever axis gave the normal.
         // None of the three is NaN (each only takes values that compared below another).
@@ -628,7 +597,6 @@ fn first_min3(v: V4) -> (Real, usize) {
 /// The unit normal `e_i x R_j / |L|` of the fast edge axis `q = 4 i + j` (lane i1 `-R_i2,j`,
 /// lane i2 `R_i1,j`, lane i `+0`), turned toward B by the sign of `slen` (`|L|` with the sign of
 /// `t . L`); from the columns `rcs` of `R` and lane selects, without stores of single lanes.
-/// Any `q` below 16 is safe (the caller discards the normal of an invalid one).
 #[inline(always)]
 fn edge_normal(rcs: &[[Real; 4]; 4], q: usize, slen: Real) -> V4 {
     let (i, j) = ((q >> 2) & 3, q & 3);
@@ -696,7 +664,7 @@ macro_rules! with_lean {
 pub fn penetration<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> BoxPenetration {
     with_lean!(a, b, |fa, fb| {
         let l = Local::new(fa, fb);
-        let c = l.axis::<false>();
+        let c = l.axis();
         BoxPenetration {
             normal: world_normal(fa, fb, &c),
             depth: c.least,
@@ -1565,7 +1533,7 @@ fn manifold_lean<A: LeanBox, B: LeanBox>(
     // Touching pairs whose computed depth came out a rounding error below 0 still get their
     // manifold: the margin is widened by the separation allowance of the overlap tests.
     let margin = config.effective_margin() + SEPARATION_TOLERANCE * l.scale;
-    let choice = l.axis::<true>();
+    let choice = l.axis();
     let depth = choice.least;
     if depth.is_nan() || depth < -margin {
         return None;
