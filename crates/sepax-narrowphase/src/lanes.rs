@@ -112,11 +112,6 @@ impl V4 {
     pub(crate) fn eq(self, o: V4) -> V4 {
         V4(self.0.simd_eq(o.0))
     }
-    /// A lane mask: set in every lane when `a < b` (so never when either is NaN).
-    #[inline(always)]
-    pub(crate) fn splat_lt(a: Real, b: Real) -> V4 {
-        V4(Lanes::splat(a).simd_lt(Lanes::splat(b)))
-    }
     /// `a` in the lanes where the mask `self` is set, `b` in the others.
     #[inline(always)]
     pub(crate) fn select(self, a: V4, b: V4) -> V4 {

@@ -407,16 +407,20 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         let b_bound = fa_d - tol_ab;
         let b_wins = fb_d < b_bound;
         let zero = V4::splat(0.0);
-        // Face of A: the sign of t_ia in lane ia (+1 for +-0), +0 in the others.
-        let n_a = self
-            .t
-            .sign_ge0()
-            .and(lane_is(ia, V4::new(0.0, 1.0, 2.0, 3.0)));
-        // Face of B: s R_jb, s the sign of (R^T t)_jb.
-        let sign_b = self.tb.sign_ge0().lanes()[jb & 3];
-        let n_b = lanes4(&rcs[jb & 3]) * V4::splat(sign_b);
         let face_d = if b_wins { fb_d } else { fa_d };
-        let n_face = V4::splat_lt(fb_d, b_bound).select(n_b, n_a);
+        // The chosen face's normal and sign: s R_jb for B (s the sign of (R^T t)_jb), the sign
+        // of t_ia in lane ia (+1 for +-0, +0 in the others) for A.
+        let (n_face, sign_b) = if b_wins {
+            let s = if self.tb.lanes()[jb & 3] >= 0.0 {
+                1.0
+            } else {
+                -1.0
+            };
+            (lanes4(&rcs[jb & 3]) * V4::splat(s), s)
+        } else {
+            let s = self.t.sign_ge0();
+            (s.and(lane_is(ia, V4::new(0.0, 1.0, 2.0, 3.0))), 1.0)
+        };
         // Edge crosses a_i x b_j = e_i x R_j, lanes j; Ericson's closed forms:
         //   r_A = h_A,i1 |R_i2,j| + h_A,i2 |R_i1,j|,  r_B = h_B,j1 |R_i,j2| + h_B,j2 |R_i,j1|,
         //   t . L = t_i2 R_i1,j - t_i1 R_i2,j,        |L|^2 = R_i1,j^2 + R_i2,j^2.
@@ -527,7 +531,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             least,
             n: [x, y, z],
             axis,
-            sign_b: if b_wins { sign_b } else { 1.0 },
+            sign_b,
         }
     }
 }
