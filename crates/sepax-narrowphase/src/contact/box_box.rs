@@ -35,8 +35,10 @@
 //!
 //! **Implementation.** The pair is put in `A`'s frame with four-lane arithmetic (columns and rows
 //! of `R`, `t` in both frames); the 3 + 3 face depths and the 9 edge depths are computed three
-//! at a time, the edge depths with one vector square root and division per three axes, and the
-//! first minimum is found from lane masks. An edge axis of nearly parallel edges is evaluated
+//! at a time, the edge depths with one vector square root and division per three axes; the
+//! first minimum of the edges is found from lane masks, of the faces by select chains, and the
+//! edge's unit normal (lane selects from a stored column of `R`) is computed only when the edge
+//! can win. An edge axis of nearly parallel edges is evaluated
 //! accurately only if the fast closed form, widened by the SAT filter's error bound
 //! ([`crate::sat::fast`], doubled), could put it below the chosen face's depth: such axes are
 //! deep (the resting case: the two vertical axes), and the skip leaves every result unchanged.
