@@ -1147,40 +1147,40 @@ fn face_contact(
     // Points deeper than -margin (a point's depth is `h_f - z`) are kept.
     let hf = hr[f];
     let mut spare;
-    let poly = if inside == 0b1111 {
-        // The depth filter has nothing to drop when all four points are deep enough (the
-        // same comparisons, four at once).
+    let (poly, keep) = if inside == 0b1111 {
+        // The quad as it is: its points deep enough (the depth filter's comparisons, four at
+        // once) are kept when they are written out.
         let deep = (V4::splat(hf) - lanes9(&quad.z, 0)).ge_mask(V4::splat(-margin));
-        if deep != 0b1111 {
-            depth_filter(&mut quad, hf, margin);
-        }
-        &mut quad
+        (&mut quad, deep)
     } else {
         spare = Poly::empty();
-        if clip_lines(&quad, lx, ly, hf, margin, &mut spare) {
+        let poly = if clip_lines(&quad, lx, ly, hf, margin, &mut spare) {
             &mut spare
         } else {
             clip_passes(&mut quad, &mut spare, lx, ly, hf, margin)
+        };
+        if poly.len > 4 {
+            reduce(poly, hf);
         }
+        let keep = (1u32 << poly.len.min(4)) - 1;
+        (poly, keep)
     };
-    let w = poly.len;
-    if w > 4 {
-        reduce(poly, hf);
-    }
     let base = id_base | (inc_face << 4);
-    points_to_world(poly, hr, f, sf, frame, ref_is_b, base, points);
+    points_to_world(poly, keep, hr, f, sf, frame, ref_is_b, base, points);
 }
 
-/// The first `min(len, 4)` points of `poly` (reference-face coordinates, see [`Poly`]) as
-/// contact points in world space, replacing `points`: the incident box's point, the point
-/// moved onto the reference face (clamped to it) for the reference box's, depth `h_f - z` and
-/// code `base | id`. All four lanes are computed at once (lanes = points, per world component
-/// the per-point operations of the scalar form `c + ((x a_1 + y a_2) + z a_f)`, so the same
-/// bits), then the four points are stored whole and the length set (no per-point checks).
+/// The points `k < 4` of `poly` (reference-face coordinates, see [`Poly`]) whose bit `k` is set
+/// in `keep`, in order, as contact points in world space, replacing `points`: the incident
+/// box's point, the point moved onto the reference face (clamped to it) for the reference
+/// box's, depth `h_f - z` and code `base | id`. All four lanes are computed at once (lanes =
+/// points, per world component the per-point operations of the scalar form
+/// `c + ((x a_1 + y a_2) + z a_f)`, so the same bits), then transposed into `ContactPoint`s and
+/// stored whole, compacted over `keep`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn points_to_world(
     poly: &Poly,
+    keep: u32,
     hr: &[Real; 3],
     f: usize,
     sf: Real,
@@ -1222,13 +1222,36 @@ fn points_to_world(
     // Lanes = points to lanes = words: the first and the last four words of each point.
     let lo = V4::transpose([pa[0], pa[1], pa[2], pb[0]]);
     let hi = V4::transpose([pb[1], pb[2], depth, ids]);
-    *points = ArrayVec::from([
+    let all = [
         contact_point(lo[0], hi[0]),
         contact_point(lo[1], hi[1]),
         contact_point(lo[2], hi[2]),
         contact_point(lo[3], hi[3]),
-    ]);
-    points.truncate(poly.len);
+    ];
+    // Each point is stored whole at the next free place, which advances past the kept ones
+    // only (no branches, no checks: for the quad, whose points are kept or not in any pattern,
+    // and as well for the clipped polygon, whose first `min(len, 4)` are kept).
+    points.clear();
+    let buf = points.as_mut_ptr();
+    let mut w = 0;
+    for (k, p) in all.iter().enumerate() {
+        #[allow(unsafe_code)]
+        // SAFETY: `buf` points to the start of the vector's buffer of 4 slots (its capacity),
+        // and `w <= k < 4`, so the write stays inside it; a slot past the length holds no value
+        // to drop, and a `ContactPoint` is `Copy` (no drop either when a slot is written
+        // again).
+        unsafe {
+            buf.add(w).write(*p)
+        };
+        w += ((keep >> k) & 1) as usize;
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: `w <= 4` (the capacity), and slots `0..w` hold values: slot `m` was last written
+    // by the `m`-th kept point (`w` became `m + 1` right after that write, and every later
+    // write goes to a slot `>= m + 1`).
+    unsafe {
+        points.set_len(w)
+    };
 }
 
 /// A feature code carried in a lane (its bits; moved, never computed with).
