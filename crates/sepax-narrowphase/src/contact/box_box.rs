@@ -966,9 +966,10 @@ impl Lines {
         self.id[ei] = crossing_code(ei as u8, side as u8);
         self.next[li] = side as u8;
         self.next[side] = ei as u8;
-        if (gt0 >> self.first) & 1 != 0 {
-            self.first = ei;
-        }
+        // The first point moves to the entering line when it was outside (a select: the
+        // case is unpredictable).
+        let moved = 0usize.wrapping_sub(((gt0 >> self.first) & 1) as usize);
+        self.first = (ei & moved) | (self.first & !moved);
         self.alive = (self.alive & !dead) | (1 << side);
         Cut::Done
     }
