@@ -50,8 +50,11 @@
 //! order and feature ids are theirs bit for bit (degenerate cases, a point exactly on a side
 //! plane, run the passes themselves). The reduction finds its picks with the up to 8 points in
 //! two lane groups (each pick the first lane holding the extreme value, as the loops' strict
-//! comparisons select; a NaN hands over to the loops). Only the kept points go back to world
-//! space, with the reference box's own axes (read in place, only the three used). An OBB is
+//! comparisons select; a NaN hands over to the loops). The (at most 4) points go back to world
+//! space four at a time (lanes = points, with the reference box's own axes read in place), are
+//! transposed into `ContactPoint`s and stored whole into the result, the depth filter of an
+//! unclipped quad folded into that store. [`contact_manifold_into`] writes the result in place;
+//! [`contact_manifold`] returns it (one copy into the caller's slot, unless inlined). An OBB is
 //! read in place (`LeanBox`), not copied into a [`BoxFrame`] whose zero low parts would cost
 //! additions LLVM cannot fold.
 
@@ -1101,9 +1104,9 @@ fn depth_filter(poly: &mut Poly, hf: Real, margin: Real) {
 
 /// A face contact in the reference box's frame. `ti`, `ri[c]`, `hi`: the incident box's centre,
 /// axis `c` and half-extents in that frame; `f`, `sf`: the reference face's axis and side; `hr`:
-/// the reference half-extents; `frame`: the reference box in world space. Appends the points
-/// (at most 4 after the reduction) to `points`, with `id_base` (reference face and box) in their
-/// ids.
+/// the reference half-extents; `frame`: the reference box in world space. Writes the points
+/// (at most 4 after the reduction) into `points` (which it replaces), with `id_base` (reference
+/// face and box) in their ids.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn face_contact(
@@ -1223,27 +1226,23 @@ fn points_to_world(
     // Lanes = points to lanes = words: the first and the last four words of each point.
     let lo = V4::transpose([pa[0], pa[1], pa[2], pb[0]]);
     let hi = V4::transpose([pb[1], pb[2], depth, ids]);
-    let all = [
-        contact_point(lo[0], hi[0]),
-        contact_point(lo[1], hi[1]),
-        contact_point(lo[2], hi[2]),
-        contact_point(lo[3], hi[3]),
-    ];
-    // Each point is stored whole at the next free place, which advances past the kept ones
-    // only (no branches, no checks: for the quad, whose points are kept or not in any pattern,
-    // and as well for the clipped polygon, whose first `min(len, 4)` are kept).
     points.clear();
     let buf = points.as_mut_ptr();
     let mut w = 0;
-    for (k, p) in all.iter().enumerate() {
+    for k in 0..4 {
         #[allow(unsafe_code)]
         // SAFETY: `buf` points to the start of the vector's buffer of 4 slots (its capacity),
-        // and `w <= k < 4`, so the write stays inside it; a slot past the length holds no value
-        // to drop, and a `ContactPoint` is `Copy` (no drop either when a slot is written
-        // again).
+        // and `w <= k < 4`, so slot `w` lies inside it. A `ContactPoint` is 8 words of `Real`
+        // laid out as `lo[k]`, `hi[k]` hold them (`#[repr(C)]`, checked at compile time below),
+        // so the two writes of 4 aligned words fill exactly the slot, and every field then
+        // holds a valid value (floats and a `u32`: any bits are valid; in `f64` the `id` word's
+        // other half is the padding). The slot held nothing to drop, or a `ContactPoint`,
+        // which is `Copy`.
         unsafe {
-            buf.add(w).write(*p)
-        };
+            let dst = buf.add(w) as *mut [Real; 4];
+            dst.write(lo[k].lanes());
+            dst.add(1).write(hi[k].lanes());
+        }
         w += ((keep >> k) & 1) as usize;
     }
     #[allow(unsafe_code)]
@@ -1255,41 +1254,35 @@ fn points_to_world(
     };
 }
 
-/// A feature code carried in a lane (its bits; moved, never computed with).
+/// A feature code carried in a lane: the word whose bytes in memory are those of the code
+/// followed (in `f64`) by zeros (moved and stored, never computed with).
 #[inline(always)]
 fn id_word(id: u32) -> Real {
     #[cfg(not(feature = "f64"))]
     let w = Real::from_bits(id);
-    #[cfg(feature = "f64")]
+    #[cfg(all(feature = "f64", target_endian = "little"))]
     let w = Real::from_bits(u64::from(id));
+    #[cfg(all(feature = "f64", target_endian = "big"))]
+    let w = Real::from_bits(u64::from(id) << 32);
     w
 }
 
-/// The feature code of [`id_word`].
-#[inline(always)]
-fn word_id(w: Real) -> u32 {
-    #[cfg(not(feature = "f64"))]
-    let id = w.to_bits();
-    #[cfg(feature = "f64")]
-    let id = w.to_bits() as u32;
-    id
-}
+// The layout that `points_to_world` writes a `ContactPoint` in: `point_a`, `point_b`, `depth`
+// and `id` as words `0..3`, `3..6`, `6` and `7` of `Real`, nothing else. (`Point3` is
+// nalgebra's `#[repr(C)]` point over its 3 coordinates in order.)
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    let r = size_of::<Real>();
+    assert!(size_of::<ContactPoint>() == 8 * r);
+    assert!(size_of::<Point3>() == 3 * r);
+    assert!(offset_of!(ContactPoint, point_a) == 0);
+    assert!(offset_of!(ContactPoint, point_b) == 3 * r);
+    assert!(offset_of!(ContactPoint, depth) == 6 * r);
+    assert!(offset_of!(ContactPoint, id) == 7 * r);
+};
 
-/// The contact point with the words `lo` (`point_a`, `point_b.x`) and `hi` (`point_b.y`,
-/// `point_b.z`, depth, the code as [`id_word`]).
-#[inline(always)]
-fn contact_point(lo: V4, hi: V4) -> ContactPoint {
-    let ([ax, ay, az, bx], [by, bz, depth, id]) = (lo.lanes(), hi.lanes());
-    ContactPoint {
-        point_a: Point3::new(ax, ay, az),
-        point_b: Point3::new(bx, by, bz),
-        depth,
-        id: FeatureId(word_id(id)),
-    }
-}
-
-/// `x` clamped to `[-h, h]` per lane (`h >= 0`) like `Real::clamp` without its check (NaN stays NaN, `-0` stays `-0`); `lo > h` is
-/// tested as `-lo < -h` (negation is exact).
+/// `x` clamped to `[-h, h]` per lane (`h >= 0`) like `Real::clamp` without its check (NaN stays
+/// NaN, `-0` stays `-0`); `lo > h` is tested as `-lo < -h` (negation is exact).
 #[inline(always)]
 fn clamp4(x: V4, h: Real) -> V4 {
     let lo = V4::splat(-h).where_lt(x, -h, x);
