@@ -1,7 +1,10 @@
 //! Box–box contact manifolds: sepax's `contact::box_box::contact_manifold` next to parry3d's
 //! cuboid–cuboid manifold (`query::details::contact_manifold_cuboid_cuboid`, with the manifold
 //! cleared before every call so that each call is a full computation, not the coherent update)
-//! and parry3d's single-point `query::contact`, on the same pairs in the same run.
+//! and parry3d's single-point `query::contact`, on the same pairs in the same run. Two sepax
+//! lines: `sepax` returns each manifold (`Option<ContactManifold>`, moved into the caller), and
+//! `sepax_into` writes it into one reused manifold (`contact_manifold_into`), as parry3d's line
+//! does with its manifold: `sepax_into` is the like-for-like comparison with `parry3d_manifold`.
 //! Run: `cargo bench --bench contact -- --warm-up-time 1 --measurement-time 3`.
 //!
 //! Data sets (4096 pairs each, seeded, every pair intersecting):
@@ -23,8 +26,8 @@ use parry3d::math::Pose;
 use parry3d::query::details::contact_manifold_cuboid_cuboid;
 use parry3d::query::ContactManifold;
 use parry3d::shape::Cuboid;
-use sepax::narrowphase::contact::box_box::contact_manifold;
-use sepax::narrowphase::contact::ContactConfig;
+use sepax::narrowphase::contact::box_box::{contact_manifold, contact_manifold_into};
+use sepax::narrowphase::contact::{ContactConfig, ContactManifold as SepaxManifold};
 use sepax::prelude::*;
 use std::hint::black_box;
 
@@ -112,6 +115,27 @@ fn bench(c: &mut Criterion) {
                 n
             })
         });
+        group.bench_with_input(
+            BenchmarkId::new("sepax_into", name),
+            &pairs,
+            |bch, pairs| {
+                let mut m = SepaxManifold {
+                    normal: Vector3::zeros(),
+                    depth: 0.0,
+                    points: Default::default(),
+                };
+                bch.iter(|| {
+                    let mut n = 0usize;
+                    for p in pairs {
+                        if contact_manifold_into(black_box(&p.a), black_box(&p.b), &config, &mut m)
+                        {
+                            n += m.points.len();
+                        }
+                    }
+                    n
+                })
+            },
+        );
         group.bench_with_input(
             BenchmarkId::new("parry3d_manifold", name),
             &parry,

@@ -1,10 +1,11 @@
 //! The box–box contact manifold on the contact benchmark's pairs (`benches/data/box_pairs.rs`),
 //! in a plain loop, for profilers. Run:
-//! `cargo run --release --example contact_profile -- [random|resting] [PASSES] [pen]`; with
-//! `pen`, the axis selection alone (`box_box::penetration`) instead of the whole manifold.
+//! `cargo run --release --example contact_profile -- [random|resting] [PASSES] [pen|into]`;
+//! with `pen`, the axis selection alone (`box_box::penetration`) instead of the whole manifold;
+//! with `into`, the in-place `contact_manifold_into` into one reused manifold.
 //! Instructions per call: `valgrind --tool=callgrind --toggle-collect='*contact_manifold_call*'
-//! <binary> random 1` (or `--toggle-collect='*penetration_call*' <binary> random 1 pen`; the
-//! data set is built outside the collected function), then divide the collected `Ir` by the
+//! <binary> random 1 [into]` (or `--toggle-collect='*penetration_call*' <binary> random 1 pen`;
+//! the data set is built outside the collected function), then divide the collected `Ir` by the
 //! 4096 calls of a pass (by 8192 with `pen`: that mode also prints a digest of every bit of the
 //! results, depth, normal and axis, from one extra pass outside the timing).
 
@@ -13,10 +14,13 @@
 // `to_bits() as u64` widens in f32 and is the identity in f64.
 #![allow(clippy::unnecessary_cast)]
 
-use sepax::narrowphase::contact::box_box::{contact_manifold, penetration, BoxPenetration};
+use sepax::narrowphase::contact::box_box::{
+    contact_manifold, contact_manifold_into, penetration, BoxPenetration,
+};
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold};
 use sepax::narrowphase::sat::SatAxis;
 use sepax::prelude::Obb;
+use sepax::prelude::Vector3;
 use std::hint::black_box;
 
 #[path = "../benches/data/box_pairs.rs"]
@@ -56,6 +60,18 @@ fn digest(pairs: &[data::Pair]) -> u64 {
     h
 }
 
+/// One in-place call, out of line like [`contact_manifold_call`] (the same collect pattern
+/// covers it).
+#[inline(never)]
+fn contact_manifold_call_into(
+    a: &Obb,
+    b: &Obb,
+    config: &ContactConfig,
+    out: &mut ContactManifold,
+) -> bool {
+    contact_manifold_into(a, b, config, out)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let name = args.get(1).map_or("random", String::as_str);
@@ -63,6 +79,12 @@ fn main() {
     let pen = args.get(3).is_some_and(|s| s == "pen");
     let pairs = data::data_set(name, 4096);
     let config = ContactConfig::default();
+    let into = args.get(3).is_some_and(|s| s == "into");
+    let mut m = ContactManifold {
+        normal: Vector3::zeros(),
+        depth: 0.0,
+        points: Default::default(),
+    };
     let t = std::time::Instant::now();
     if pen {
         let mut sum = 0.0;
@@ -78,9 +100,17 @@ fn main() {
     }
     let mut points = 0usize;
     for _ in 0..passes {
-        for p in &pairs {
-            if let Some(m) = contact_manifold_call(black_box(&p.a), black_box(&p.b), &config) {
-                points += m.points.len();
+        if into {
+            for p in &pairs {
+                if contact_manifold_call_into(black_box(&p.a), black_box(&p.b), &config, &mut m) {
+                    points += m.points.len();
+                }
+            }
+        } else {
+            for p in &pairs {
+                if let Some(m) = contact_manifold_call(black_box(&p.a), black_box(&p.b), &config) {
+                    points += m.points.len();
+                }
             }
         }
     }

@@ -2,13 +2,14 @@
 //! on the contact benchmark's data sets, 300,000 pairs each, both orders, both contact configs,
 //! and with the boxes' world AABBs in all kind mixes: two builds give the same digests exactly
 //! when their results are bit-identical on these calls. Run the same command on both builds
-//! (and with `--features f64`): `cargo run --release --example manifold_digest`.
+//! (and with `--features f64`): `cargo run --release --example manifold_digest`. It also checks
+//! that the in-place `contact_manifold_into`, into one reused manifold, gives the same bits.
 
 // The data module also serves the bench, which uses all of it.
 #![allow(dead_code)]
 // `to_bits() as u64` widens in f32 and is the identity in f64.
 #![allow(clippy::unnecessary_cast)]
-use sepax::narrowphase::contact::box_box::contact_manifold;
+use sepax::narrowphase::contact::box_box::{contact_manifold, contact_manifold_into};
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold};
 use sepax::prelude::*;
 
@@ -48,6 +49,16 @@ impl H {
     }
 }
 
+/// `contact_manifold_into` into `out` (whatever it held before), as an `Option`.
+fn into<A: BoxShape, B: BoxShape>(
+    a: &A,
+    b: &B,
+    cfg: &ContactConfig,
+    out: &mut ContactManifold,
+) -> Option<ContactManifold> {
+    contact_manifold_into(a, b, cfg, out).then(|| out.clone())
+}
+
 fn main() {
     for name in ["random", "resting"] {
         let pairs = data::data_set(name, 300_000);
@@ -57,6 +68,13 @@ fn main() {
         {
             let mut h = H(0xcbf29ce484222325);
             let mut hab = H(0xcbf29ce484222325);
+            // The in-place calls, hashed the same way (a `false` as `None`).
+            let (mut hi, mut habi) = (H(h.0), H(hab.0));
+            let mut reused = ContactManifold {
+                normal: Vector3::zeros(),
+                depth: 0.0,
+                points: Default::default(),
+            };
             let mut npts = 0;
             for p in &pairs {
                 let m = contact_manifold(&p.a, &p.b, cfg);
@@ -69,7 +87,17 @@ fn main() {
                 hab.m(&contact_manifold(&aa, &p.b, cfg));
                 hab.m(&contact_manifold(&p.a, &ab, cfg));
                 hab.m(&contact_manifold(&aa, &ab, cfg));
+                hi.m(&into(&p.a, &p.b, cfg, &mut reused));
+                hi.m(&into(&p.b, &p.a, cfg, &mut reused));
+                habi.m(&into(&aa, &p.b, cfg, &mut reused));
+                habi.m(&into(&p.a, &ab, cfg, &mut reused));
+                habi.m(&into(&aa, &ab, cfg, &mut reused));
             }
+            assert_eq!(
+                (hi.0, habi.0),
+                (h.0, hab.0),
+                "{name} cfg{ci}: in-place differs"
+            );
             println!(
                 "{name} cfg{ci}: obb {:016x} aabb {:016x} points {npts}",
                 h.0, hab.0

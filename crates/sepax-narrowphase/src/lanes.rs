@@ -185,6 +185,16 @@ impl V4 {
     }
 }
 
+impl V4 {
+    /// The 4x4 transpose: lane `k` of output `j` is lane `j` of input `k` (shuffles only, every
+    /// bit kept).
+    #[inline(always)]
+    pub(crate) fn transpose(rows: [V4; 4]) -> [V4; 4] {
+        let [a, b, c, d] = Lanes::transpose([rows[0].0, rows[1].0, rows[2].0, rows[3].0]);
+        [V4(a), V4(b), V4(c), V4(d)]
+    }
+}
+
 impl core::ops::Add for V4 {
     type Output = V4;
     #[inline(always)]

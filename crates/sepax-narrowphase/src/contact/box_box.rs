@@ -52,8 +52,11 @@
 //! order and feature ids are theirs bit for bit (degenerate cases, a point exactly on a side
 //! plane, run the passes themselves). The reduction finds its picks with the up to 8 points in
 //! two lane groups (each pick the first lane holding the extreme value, as the loops' strict
-//! comparisons select; a NaN hands over to the loops). Only the kept points go back to world
-//! space, with the reference box's own axes (read in place, only the three used). An OBB is
+//! comparisons select; a NaN hands over to the loops). The (at most 4) points go back to world
+//! space four at a time (lanes = points, with the reference box's own axes read in place), are
+//! transposed into `ContactPoint`s and stored whole into the result, the depth filter of an
+//! unclipped quad folded into that store. [`contact_manifold_into`] writes the result in place;
+//! [`contact_manifold`] returns it (one copy into the caller's slot, unless inlined). An OBB is
 //! read in place (`LeanBox`), not copied into a [`BoxFrame`] whose zero low parts would cost
 //! additions LLVM cannot fold.
 
@@ -692,6 +695,20 @@ pub fn contact_manifold<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     with_lean!(a, b, |fa, fb| manifold_lean(fa, fb, config))
 }
 
+/// [`contact_manifold`] written into `out` (normal, depth and points overwritten in place, no
+/// copy of the manifold): returns `true` when the pair has a manifold (the same as
+/// `contact_manifold` returns in its `Some`), `false` when it does not, and then `out.points`
+/// is empty and `out.normal`, `out.depth` are left as they were.
+#[inline]
+pub fn contact_manifold_into<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
+    a: &A,
+    b: &B,
+    config: &ContactConfig,
+    out: &mut ContactManifold,
+) -> bool {
+    with_lean!(a, b, |fa, fb| manifold_into_lean(fa, fb, config, out))
+}
+
 /// The clipped incident face in the reference face's coordinates: `x`, `y` along the
 /// reference box's axes `f1 = f + 1`, `f2 = f + 2` (mod 3), `z` along `sf a_f` (so the reference
 /// face is `z = h_f` and a point's depth is `h_f - z`); the feature code of each point and the
@@ -878,9 +895,12 @@ fn push_uw<const Y: bool>(
 /// The lines of a polygon being clipped by [`clip_lines`]: the quad's edges `0..4` and the
 /// side segments `4..8` (the label of the side plane), each with the segment it has left.
 struct Lines {
-    /// Starts and ends of the segments, per coordinate (`x`, `y`, `z`), per line.
-    st: [[Real; 8]; 3],
-    en: [[Real; 8]; 3],
+    /// Starts and ends of the segments, per coordinate (`x`, `y`, `z`), in two lane groups
+    /// (the edges, then the sides). Kept as whole lanes, updated by lane selects: a pass reads
+    /// them whole, and a whole load after narrower stores to the same place would wait for the
+    /// stores instead of taking the data forwarded.
+    st: [[V4; 2]; 3],
+    en: [[V4; 2]; 3],
     /// The feature code of each segment's start.
     id: [u32; 8],
     /// The line after each one along the polygon.
@@ -909,31 +929,21 @@ fn one_bit(m: u32) -> bool {
     m != 0 && m & (m - 1) == 0
 }
 
-/// Where line `k`'s segment crosses the plane `u sign = limit` (`u` the coordinate `c`): the
-/// other side coordinate and `z`, with [`clip`]'s arithmetic.
+/// The line numbers of the two lane groups of [`Lines`].
 #[inline(always)]
-fn crossing(
-    st: &[[Real; 8]; 3],
-    en: &[[Real; 8]; 3],
-    k: usize,
-    c: usize,
-    sign: Real,
-    limit: Real,
-) -> (Real, Real) {
-    let w = 1 - c;
-    let d0 = st[c][k] * sign - limit;
-    let d1 = en[c][k] * sign - limit;
-    let s = d0 / (d0 - d1);
-    (
-        st[w][k] + (en[w][k] - st[w][k]) * s,
-        st[2][k] + (en[2][k] - st[2][k]) * s,
-    )
+fn line_index(g: usize) -> V4 {
+    if g == 0 {
+        V4::new(0.0, 1.0, 2.0, 3.0)
+    } else {
+        V4::new(4.0, 5.0, 6.0, 7.0)
+    }
 }
 
-/// Lanes `o..o + 4` of `a`.
+/// The eight lanes of a group pair as an array.
 #[inline(always)]
-fn lanes_at(a: &[Real; 8], o: usize) -> V4 {
-    V4::new(a[o], a[o + 1], a[o + 2], a[o + 3])
+fn lanes8(v: &[V4; 2]) -> [Real; 8] {
+    let ([a, b, c, d], [e, f, g, h]) = (v[0].lanes(), v[1].lanes());
+    [a, b, c, d, e, f, g, h]
 }
 
 impl Lines {
@@ -949,28 +959,32 @@ impl Lines {
         let w = 1 - c;
         let zero = V4::splat(0.0);
         let (sg, lim) = (V4::splat(sign), V4::splat(limit));
-        let ld = lanes_at;
         // The x passes look at the edges only (side 4, alive in pass 5, is inside it); the y
         // passes at the sides 4 and 5 as well.
+        let groups = if P < 2 { 1 } else { 2 };
         let am = self.alive & if P < 2 { 0xf } else { 0xff };
-        let d00 = ld(&self.st[c], 0) * sg - lim;
+        let d00 = self.st[c][0] * sg - lim;
         let d01 = if P < 2 {
             zero
         } else {
-            ld(&self.st[c], 4) * sg - lim
+            self.st[c][1] * sg - lim
         };
         let le0 = d00.le_mask(zero) | if P < 2 { 0 } else { d01.le_mask(zero) << 4 };
         if le0 & am == am {
             // No point outside: the pass leaves the polygon as it is.
             return Cut::Done;
         }
-        let d10 = ld(&self.en[c], 0) * sg - lim;
+        let d10 = self.en[c][0] * sg - lim;
+        let d11 = if P < 2 {
+            zero
+        } else {
+            self.en[c][1] * sg - lim
+        };
         let mut gt0 = d00.gt_mask(zero);
         let mut lt0 = d00.lt_mask(zero);
         let mut gt1 = d10.gt_mask(zero);
         let mut lt1 = d10.lt_mask(zero);
         if P >= 2 {
-            let d11 = ld(&self.en[c], 4) * sg - lim;
             gt0 |= d01.gt_mask(zero) << 4;
             lt0 |= d01.lt_mask(zero) << 4;
             gt1 |= d11.gt_mask(zero) << 4;
@@ -992,25 +1006,48 @@ impl Lines {
             leave.trailing_zeros() as usize & 7,
             enter.trailing_zeros() as usize & 7,
         );
-        // The crossings of the two lines, as in the lanes (and in `clip`).
+        // Where every line crosses the plane, with `clip`'s arithmetic per lane
+        // (`s = d_0 / (d_0 - d_1)` from the segment's start to its end); only the leaving and
+        // the entering line's lanes are used.
         let (st, en) = (&mut self.st, &mut self.en);
-        let (lw, lz) = crossing(st, en, li, c, sign, limit);
-        let (ew, ez) = crossing(st, en, ei, c, sign, limit);
+        let mut cw = [zero; 2];
+        let mut cz = [zero; 2];
+        for g in 0..groups {
+            let (d0, d1) = if g == 0 { (d00, d10) } else { (d01, d11) };
+            let s = d0 / (d0 - d1);
+            cw[g] = st[w][g] + (en[w][g] - st[w][g]) * s;
+            cz[g] = st[2][g] + (en[2][g] - st[2][g]) * s;
+        }
         let side = 4 + P;
-        let on_plane = limit * sign;
-        // The leaving line ends at its crossing, where the side's segment starts.
-        (en[c][li], en[w][li], en[2][li]) = (on_plane, lw, lz);
-        (st[c][side], st[w][side], st[2][side]) = (on_plane, lw, lz);
+        let on_plane = V4::splat(limit * sign);
+        let (fl, fe) = (li as Real, ei as Real);
+        // The leaving line ends at its crossing, the entering line starts at its crossing.
+        for g in 0..groups {
+            let idx = line_index(g);
+            en[c][g] = en[c][g].unless_eq(idx, fl, on_plane);
+            en[w][g] = en[w][g].unless_eq(idx, fl, cw[g]);
+            en[2][g] = en[2][g].unless_eq(idx, fl, cz[g]);
+            st[c][g] = st[c][g].unless_eq(idx, fe, on_plane);
+            st[w][g] = st[w][g].unless_eq(idx, fe, cw[g]);
+            st[2][g] = st[2][g].unless_eq(idx, fe, cz[g]);
+        }
+        // The side's segment runs from the one crossing to the other.
+        let (cwl, czl) = (lanes8(&cw), lanes8(&cz));
+        let (sd, idx) = (side as Real, line_index(1));
+        st[c][1] = st[c][1].unless_eq(idx, sd, on_plane);
+        st[w][1] = st[w][1].unless_eq(idx, sd, V4::splat(cwl[li]));
+        st[2][1] = st[2][1].unless_eq(idx, sd, V4::splat(czl[li]));
+        en[c][1] = en[c][1].unless_eq(idx, sd, on_plane);
+        en[w][1] = en[w][1].unless_eq(idx, sd, V4::splat(cwl[ei]));
+        en[2][1] = en[2][1].unless_eq(idx, sd, V4::splat(czl[ei]));
         self.id[side] = crossing_code(li as u8, side as u8);
-        // The entering line starts at its crossing, where the side's segment ends.
-        (st[c][ei], st[w][ei], st[2][ei]) = (on_plane, ew, ez);
-        (en[c][side], en[w][side], en[2][side]) = (on_plane, ew, ez);
         self.id[ei] = crossing_code(ei as u8, side as u8);
         self.next[li] = side as u8;
         self.next[side] = ei as u8;
-        if (gt0 >> self.first) & 1 != 0 {
-            self.first = ei;
-        }
+        // The first point moves to the entering line when it was outside (a select: the
+        // case is unpredictable).
+        let moved = 0usize.wrapping_sub(((gt0 >> self.first) & 1) as usize);
+        self.first = (ei & moved) | (self.first & !moved);
         self.alive = (self.alive & !dead) | (1 << side);
         Cut::Done
     }
@@ -1032,14 +1069,12 @@ impl Lines {
 // Out of line: it runs in under half of the calls, and inlined it costs more instructions.
 #[inline(never)]
 fn clip_lines(quad: &Poly, lx: Real, ly: Real, hf: Real, margin: Real, out: &mut Poly) -> bool {
-    // Each segment array built whole (lanes 0..4 from the quad, the side lanes zero), so that
-    // it is stored once, in whole lanes (the passes read these lanes back at once: a load that
-    // spans several narrower stores waits for them instead of taking the data forwarded).
+    // The quad's edges run from vertex `k` to vertex `k + 1`; the side lanes start at zero.
+    let zero = V4::splat(0.0);
     let row = |q: &[Real; 9]| {
-        let [a, b, c, d] = V4::new(q[0], q[1], q[2], q[3]).lanes();
         (
-            [a, b, c, d, 0.0, 0.0, 0.0, 0.0],
-            [b, c, d, a, 0.0, 0.0, 0.0, 0.0],
+            [V4::new(q[0], q[1], q[2], q[3]), zero],
+            [V4::new(q[1], q[2], q[3], q[0]), zero],
         )
     };
     let ((sx, ex), (sy, ey), (sz, ez)) = (row(&quad.x), row(&quad.y), row(&quad.z));
@@ -1071,13 +1106,14 @@ fn clip_lines(quad: &Poly, lx: Real, ly: Real, hf: Real, margin: Real, out: &mut
         Cut::Degenerate => return false,
     }
     // The polygon from its first point, its points deeper than `-margin` kept.
+    let (px, py, pz) = (lanes8(&l.st[0]), lanes8(&l.st[1]), lanes8(&l.st[2]));
     let mut k = l.first;
     let (mut n, mut count) = (0, 0);
     let mut seen = 0u32;
     loop {
-        let z = l.st[2][k];
-        out.x[n] = l.st[0][k];
-        out.y[n] = l.st[1][k];
+        let z = pz[k];
+        out.x[n] = px[k];
+        out.y[n] = py[k];
         out.z[n] = z;
         out.id[n] = l.id[k];
         n += usize::from(hf - z >= -margin);
@@ -1143,9 +1179,9 @@ fn depth_filter(poly: &mut Poly, hf: Real, margin: Real) {
 
 /// A face contact in the reference box's frame. `ti`, `ri[c]`, `hi`: the incident box's centre,
 /// axis `c` and half-extents in that frame; `f`, `sf`: the reference face's axis and side; `hr`:
-/// the reference half-extents; `frame`: the reference box in world space. Appends the points
-/// (at most 4 after the reduction) to `points`, with `id_base` (reference face and box) in their
-/// ids.
+/// the reference half-extents; `frame`: the reference box in world space. Writes the points
+/// (at most 4 after the reduction) into `points` (which it replaces), with `id_base` (reference
+/// face and box) in their ids.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn face_contact(
@@ -1190,63 +1226,142 @@ fn face_contact(
     // Points deeper than -margin (a point's depth is `h_f - z`) are kept.
     let hf = hr[f];
     let mut spare;
-    let poly = if inside == 0b1111 {
-        // The depth filter has nothing to drop when all four points are deep enough (the
-        // same comparisons, four at once).
+    let (poly, keep) = if inside == 0b1111 {
+        // The quad as it is: its points deep enough (the depth filter's comparisons, four at
+        // once) are kept when they are written out.
         let deep = (V4::splat(hf) - lanes9(&quad.z, 0)).ge_mask(V4::splat(-margin));
-        if deep != 0b1111 {
-            depth_filter(&mut quad, hf, margin);
-        }
-        &mut quad
+        (&mut quad, deep)
     } else {
         spare = Poly::empty();
-        if clip_lines(&quad, lx, ly, hf, margin, &mut spare) {
+        let poly = if clip_lines(&quad, lx, ly, hf, margin, &mut spare) {
             &mut spare
         } else {
             clip_passes(&mut quad, &mut spare, lx, ly, hf, margin)
-        }
-    };
-    let w = poly.len;
-    if w > 4 {
-        reduce(poly, hf);
-    }
-    let base = id_base | (inc_face << 4);
-    let (ax, ay, az) = (
-        frame.axis(f1),
-        frame.axis(f2),
-        frame.axis(f) * V4::splat(sf),
-    );
-    // The reference point: the incident point moved onto the reference face.
-    let face = frame.c + az * V4::splat(hf);
-    let (h1, h2) = (hr[f1], hr[f2]);
-    for m in 0..poly.len.min(4) {
-        let (x, y, z) = (poly.x[m], poly.y[m], poly.z[m]);
-        let (xr, yr) = (clamp(x, h1), clamp(y, h2));
-        let on_inc = frame.c + (ax * V4::splat(x) + ay * V4::splat(y) + az * V4::splat(z));
-        let on_ref = face + (ax * V4::splat(xr) + ay * V4::splat(yr));
-        let (pa, pb) = if ref_is_b {
-            (on_inc, on_ref)
-        } else {
-            (on_ref, on_inc)
         };
-        points.push(ContactPoint {
-            point_a: point(pa),
-            point_b: point(pb),
-            depth: hf - z,
-            id: FeatureId(base | poly.id[m]),
-        });
-    }
+        if poly.len > 4 {
+            reduce(poly, hf);
+        }
+        let keep = (1u32 << poly.len.min(4)) - 1;
+        (poly, keep)
+    };
+    let base = id_base | (inc_face << 4);
+    points_to_world(poly, keep, hr, f, sf, frame, ref_is_b, base, points);
 }
 
-/// `x` clamped to `[-h, h]` (`h >= 0`; NaN stays NaN), like `Real::clamp` without its check.
+/// The points `k < 4` of `poly` (reference-face coordinates, see [`Poly`]) whose bit `k` is set
+/// in `keep`, in order, as contact points in world space, replacing `points`: the incident
+/// box's point, the point moved onto the reference face (clamped to it) for the reference
+/// box's, depth `h_f - z` and code `base | id`. All four lanes are computed at once (lanes =
+/// points, per world component the per-point operations of the scalar form
+/// `c + ((x a_1 + y a_2) + z a_f)`, so the same bits), then transposed into `ContactPoint`s and
+/// stored whole, compacted over `keep`.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn clamp(x: Real, h: Real) -> Real {
-    let lo = if x < -h { -h } else { x };
-    if lo > h {
-        h
-    } else {
-        lo
+fn points_to_world(
+    poly: &Poly,
+    keep: u32,
+    hr: &[Real; 3],
+    f: usize,
+    sf: Real,
+    frame: &WorldFrame,
+    ref_is_b: bool,
+    base: u32,
+    points: &mut ArrayVec<ContactPoint, 4>,
+) {
+    let (f1, f2) = (NEXT[f], PREV[f]);
+    let (h1, h2) = (hr[f1], hr[f2]);
+    let hf = hr[f];
+    let (x, y, z) = (lanes9(&poly.x, 0), lanes9(&poly.y, 0), lanes9(&poly.z, 0));
+    let (xr, yr) = (clamp4(x, h1), clamp4(y, h2));
+    let (ax, ay, af) = (&frame.axes[f1], &frame.axes[f2], &frame.axes[f]);
+    let mut inc = [x; 3];
+    let mut on_ref = [x; 3];
+    for m in 0..3 {
+        let az = af[m] * sf;
+        let c = frame.c[m];
+        let (sx, sy) = (V4::splat(ax[m]), V4::splat(ay[m]));
+        inc[m] = V4::splat(c) + ((sx * x + sy * y) + V4::splat(az) * z);
+        // The reference face's centre, then the clamped point on it.
+        let face = c + az * hf;
+        on_ref[m] = V4::splat(face) + (sx * xr + sy * yr);
     }
+    let (pa, pb) = if ref_is_b {
+        (&inc, &on_ref)
+    } else {
+        (&on_ref, &inc)
+    };
+    let depth = V4::splat(hf) - z;
+    let id = &poly.id;
+    let ids = V4::new(
+        id_word(base | id[0]),
+        id_word(base | id[1]),
+        id_word(base | id[2]),
+        id_word(base | id[3]),
+    );
+    // Lanes = points to lanes = words: the first and the last four words of each point.
+    let lo = V4::transpose([pa[0], pa[1], pa[2], pb[0]]);
+    let hi = V4::transpose([pb[1], pb[2], depth, ids]);
+    points.clear();
+    let buf = points.as_mut_ptr();
+    let mut w = 0;
+    for k in 0..4 {
+        #[allow(unsafe_code)]
+        // SAFETY: `buf` points to the start of the vector's buffer of 4 slots (its capacity),
+        // and `w <= k < 4`, so slot `w` lies inside it. A `ContactPoint` is 8 words of `Real`
+        // laid out as `lo[k]`, `hi[k]` hold them (`#[repr(C)]`, checked at compile time below),
+        // so the two writes of 4 aligned words fill exactly the slot, and every field then
+        // holds a valid value (floats and a `u32`: any bits are valid; in `f64` the `id` word's
+        // other half is the padding). The slot held nothing to drop, or a `ContactPoint`,
+        // which is `Copy`.
+        unsafe {
+            let dst = buf.add(w) as *mut [Real; 4];
+            dst.write(lo[k].lanes());
+            dst.add(1).write(hi[k].lanes());
+        }
+        w += ((keep >> k) & 1) as usize;
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: `w <= 4` (the capacity), and slots `0..w` hold values: slot `m` was last written
+    // by the `m`-th kept point (`w` became `m + 1` right after that write, and every later
+    // write goes to a slot `>= m + 1`).
+    unsafe {
+        points.set_len(w)
+    };
+}
+
+/// A feature code carried in a lane: the word whose bytes in memory are those of the code
+/// followed (in `f64`) by zeros (moved and stored, never computed with).
+#[inline(always)]
+fn id_word(id: u32) -> Real {
+    #[cfg(not(feature = "f64"))]
+    let w = Real::from_bits(id);
+    #[cfg(all(feature = "f64", target_endian = "little"))]
+    let w = Real::from_bits(u64::from(id));
+    #[cfg(all(feature = "f64", target_endian = "big"))]
+    let w = Real::from_bits(u64::from(id) << 32);
+    w
+}
+
+// The layout that `points_to_world` writes a `ContactPoint` in: `point_a`, `point_b`, `depth`
+// and `id` as words `0..3`, `3..6`, `6` and `7` of `Real`, nothing else. (`Point3` is
+// nalgebra's `#[repr(C)]` point over its 3 coordinates in order.)
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    let r = size_of::<Real>();
+    assert!(size_of::<ContactPoint>() == 8 * r);
+    assert!(size_of::<Point3>() == 3 * r);
+    assert!(offset_of!(ContactPoint, point_a) == 0);
+    assert!(offset_of!(ContactPoint, point_b) == 3 * r);
+    assert!(offset_of!(ContactPoint, depth) == 6 * r);
+    assert!(offset_of!(ContactPoint, id) == 7 * r);
+};
+
+/// `x` clamped to `[-h, h]` per lane (`h >= 0`) like `Real::clamp` without its check (NaN stays
+/// NaN, `-0` stays `-0`); `lo > h` is tested as `-lo < -h` (negation is exact).
+#[inline(always)]
+fn clamp4(x: V4, h: Real) -> V4 {
+    let lo = V4::splat(-h).where_lt(x, -h, x);
+    V4::splat(h).where_lt(-lo, -h, lo)
 }
 
 /// Keeps 4 of up to 8 points (depths `hf - z`): the deepest, the farthest from it, and on each
@@ -1497,10 +1612,10 @@ fn compress_other(m: u32, i: usize) -> u32 {
 /// The axes other than `k` in increasing order (padded to 4 entries for `& 3` indices).
 const OTHERS4: [[usize; 2]; 4] = [[1, 2], [0, 2], [0, 1], [0, 1]];
 
-/// A box's centre (as lanes) and axes, for taking points back to world space; the axes are
-/// read in place, only the three a face contact uses (no copy of all three into lanes).
+/// A box's centre and axes, for taking points back to world space; the axes are read in place
+/// (only the three a face contact uses are loaded).
 struct WorldFrame<'f> {
-    c: V4,
+    c: [Real; 3],
     axes: &'f [[Real; 3]; 3],
 }
 
@@ -1509,23 +1624,10 @@ impl<'f> WorldFrame<'f> {
     fn new<F: LeanBox>(b: &'f F) -> WorldFrame<'f> {
         let c = world_center(b);
         WorldFrame {
-            c: V4::new(c.x, c.y, c.z, 0.0),
+            c: [c.x, c.y, c.z],
             axes: &b.axes().data.0,
         }
     }
-
-    /// Axis `k` as lanes.
-    #[inline(always)]
-    fn axis(&self, k: usize) -> V4 {
-        let m = &self.axes[k];
-        V4::new(m[0], m[1], m[2], 0.0)
-    }
-}
-
-#[inline(always)]
-fn point(v: V4) -> Point3 {
-    let [x, y, z, _] = v.lanes();
-    Point3::new(x, y, z)
 }
 
 /// The manifold of two boxes given as SAT frames.
@@ -1535,6 +1637,47 @@ fn manifold_lean<A: LeanBox, B: LeanBox>(
     fb: &B,
     config: &ContactConfig,
 ) -> Option<ContactManifold> {
+    let mut m = ContactManifold {
+        normal: Vector3::zeros(),
+        depth: 0.0,
+        points: ArrayVec::new(),
+    };
+    if manifold_into_lean(fa, fb, config, &mut m) {
+        Some(m)
+    } else {
+        None
+    }
+}
+
+/// The manifold of two boxes given as SAT frames, written into `out` (see
+/// [`contact_manifold_into`]).
+#[inline(always)]
+fn manifold_into_lean<A: LeanBox, B: LeanBox>(
+    fa: &A,
+    fb: &B,
+    config: &ContactConfig,
+    out: &mut ContactManifold,
+) -> bool {
+    out.points.clear();
+    match manifold_parts(fa, fb, config, &mut out.points) {
+        Some((normal, depth)) => {
+            out.normal = normal;
+            out.depth = depth;
+            true
+        }
+        None => false,
+    }
+}
+
+/// The manifold's normal and depth, its points written into `points` (which is empty on entry);
+/// `None` when the pair is separated beyond the margin or no point is left.
+#[inline(always)]
+fn manifold_parts<A: LeanBox, B: LeanBox>(
+    fa: &A,
+    fb: &B,
+    config: &ContactConfig,
+    points: &mut ArrayVec<ContactPoint, 4>,
+) -> Option<(Vector3, Real)> {
     let l = Local::new(fa, fb);
     // Touching pairs whose computed depth came out a rounding error below 0 still get their
     // manifold: the margin is widened by the separation allowance of the overlap tests.
@@ -1545,17 +1688,6 @@ fn manifold_lean<A: LeanBox, B: LeanBox>(
         return None;
     }
     let normal = world_normal(fa, fb, &choice);
-    // The points are pushed into the result itself (fewer copies than assembling them apart;
-    // the result is still copied once into the caller's slot).
-    let mut out = Some(ContactManifold {
-        normal,
-        depth,
-        points: ArrayVec::new(),
-    });
-    let points = match &mut out {
-        Some(m) => &mut m.points,
-        None => unreachable!(),
-    };
     match choice.axis {
         SatAxis::FaceA(_) | SatAxis::FaceB(_) => {
             // Reference frame: the box whose face it is; the other box's centre and axes in it.
@@ -1632,7 +1764,7 @@ fn manifold_lean<A: LeanBox, B: LeanBox>(
     if points.is_empty() {
         return None;
     }
-    out
+    Some((normal, depth))
 }
 
 #[cfg(test)]

@@ -70,6 +70,7 @@ pub struct FeatureId(pub u32);
 
 /// One contact point.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
 pub struct ContactPoint {
     /// The point on `A`'s surface.
     pub point_a: Point3,

@@ -1,0 +1,85 @@
+//! `contact_manifold_into` (the manifold written in place) gives exactly what
+//! `contact_manifold` returns, bit for bit, whatever the reused manifold held before: on the nine
+//! adversarial categories of the box suites, both orders, without and with a speculative margin;
+//! and when there is no manifold it answers `false`, empties the points and leaves the normal and
+//! depth as they were.
+
+// Real -> f64 casts (here and in `common`) are identities in the f64 build.
+#![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
+
+mod common;
+
+use common::{AnyBox, Gen, CATEGORIES};
+use sepax_narrowphase::contact::box_box::{contact_manifold, contact_manifold_into};
+use sepax_narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint};
+use sepax_shapes::math::{Point3, Real, Vector3};
+
+/// Every bit of a manifold, in order (the point count included).
+fn bits(m: &ContactManifold) -> Vec<u64> {
+    let r = |x: Real| x.to_bits() as u64;
+    let mut v = vec![r(m.normal.x), r(m.normal.y), r(m.normal.z), r(m.depth)];
+    v.push(m.points.len() as u64);
+    for p in &m.points {
+        for k in 0..3 {
+            v.push(r(p.point_a[k]));
+            v.push(r(p.point_b[k]));
+        }
+        v.push(r(p.depth));
+        v.push(u64::from(p.id.0));
+    }
+    v
+}
+
+#[test]
+fn in_place_matches_the_returned_manifold() {
+    let mut gen = Gen::new(0x1a7e_90c5);
+    // Stale contents: four points and a normal that no call produces.
+    let stale = ContactPoint {
+        point_a: Point3::new(1e9, -2e9, 3e9),
+        point_b: Point3::new(-4e9, 5e9, -6e9),
+        depth: -7e9,
+        id: sepax_narrowphase::contact::FeatureId(u32::MAX),
+    };
+    let mut out = ContactManifold {
+        normal: Vector3::new(9.0, 9.0, 9.0),
+        depth: 9.0,
+        points: [stale; 4].into(),
+    };
+    let configs = [ContactConfig::default(), ContactConfig::with_margin(0.05)];
+    let (mut some, mut none) = (0, 0);
+    for cat in CATEGORIES {
+        for i in 0..600 {
+            let (a, b) = gen.pair(cat);
+            for (x, y) in [(&a, &b), (&b, &a)] {
+                for cfg in &configs {
+                    let expected = with_boxes!(x, y, |p, q| contact_manifold(p, q, cfg));
+                    let before = (out.normal, out.depth);
+                    let got = with_boxes!(x, y, |p, q| contact_manifold_into(p, q, cfg, &mut out));
+                    match expected {
+                        Some(m) => {
+                            assert!(got, "{cat:?} #{i}: in place answered false");
+                            assert_eq!(bits(&out), bits(&m), "{cat:?} #{i}: x={x:?} y={y:?}");
+                            some += 1;
+                        }
+                        None => {
+                            assert!(!got, "{cat:?} #{i}: in place answered true");
+                            assert!(out.points.is_empty(), "{cat:?} #{i}");
+                            assert_eq!(
+                                (out.normal, out.depth),
+                                before,
+                                "{cat:?} #{i}: normal or depth written"
+                            );
+                            none += 1;
+                        }
+                    }
+                    // Refill with stale points for the next call.
+                    out.points = [stale; 4].into();
+                }
+            }
+        }
+    }
+    assert!(
+        some > 5_000 && none > 1_000,
+        "{some} manifolds, {none} without"
+    );
+}
