@@ -3,14 +3,18 @@
 //! and with the boxes' world AABBs in all kind mixes: two builds give the same digests exactly
 //! when their results are bit-identical on these calls. Run the same command on both builds
 //! (and with `--features f64`): `cargo run --release --example manifold_digest`. It also checks
-//! that the in-place `contact_manifold_into`, into one reused manifold, gives the same bits.
+//! that the in-place `contact_manifold_into`, into one reused manifold, gives the same bits, and
+//! that the batch `contact_manifolds_into` over all the pairs of each kind mix (stale manifolds
+//! in its output) does too.
 
 // The data module also serves the bench, which uses all of it.
 #![allow(dead_code)]
 // `to_bits() as u64` widens in f32 and is the identity in f64.
 #![allow(clippy::unnecessary_cast)]
-use sepax::narrowphase::contact::box_box::{contact_manifold, contact_manifold_into};
-use sepax::narrowphase::contact::{ContactConfig, ContactManifold};
+use sepax::narrowphase::contact::box_box::{
+    contact_manifold, contact_manifold_into, contact_manifolds_into,
+};
+use sepax::narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint, FeatureId};
 use sepax::prelude::*;
 
 #[path = "../benches/data/box_pairs.rs"]
@@ -59,6 +63,46 @@ fn into<A: BoxShape, B: BoxShape>(
     contact_manifold_into(a, b, cfg, out).then(|| out.clone())
 }
 
+/// A manifold holding stale values (what a reused output slot may hold).
+fn stale() -> ContactManifold {
+    let mut m = ContactManifold {
+        normal: Vector3::new(9.0, -9.0, 9.0),
+        depth: -9.0,
+        points: Default::default(),
+    };
+    m.points.push(ContactPoint {
+        point_a: Point3::new(1.0, 2.0, 3.0),
+        point_b: Point3::new(4.0, 5.0, 6.0),
+        depth: 7.0,
+        id: FeatureId(8),
+    });
+    m
+}
+
+/// `contact_manifolds_into` over `pairs` into stale slots, as `Option`s (`None` where the
+/// points are empty, after checking that the slot's normal and depth were left as they were).
+fn batch<A: BoxShape, B: BoxShape>(
+    pairs: &[(&A, &B)],
+    cfg: &ContactConfig,
+) -> Vec<Option<ContactManifold>> {
+    let mut out = vec![stale(); pairs.len()];
+    let n = contact_manifolds_into(pairs, cfg, &mut out);
+    let s = stale();
+    let r: Vec<_> = out
+        .into_iter()
+        .map(|m| {
+            if m.points.is_empty() {
+                assert!(m.normal == s.normal && m.depth.to_bits() == s.depth.to_bits());
+                None
+            } else {
+                Some(m)
+            }
+        })
+        .collect();
+    assert_eq!(n, r.iter().filter(|m| m.is_some()).count());
+    r
+}
+
 fn main() {
     for name in ["random", "resting"] {
         let pairs = data::data_set(name, 300_000);
@@ -93,6 +137,39 @@ fn main() {
                 habi.m(&into(&p.a, &ab, cfg, &mut reused));
                 habi.m(&into(&aa, &ab, cfg, &mut reused));
             }
+            // The batch API over each kind mix, hashed in the same order.
+            let aabbs: Vec<_> = pairs
+                .iter()
+                .map(|p| (p.a.world_aabb(), p.b.world_aabb()))
+                .collect();
+            let ab: Vec<_> = pairs.iter().map(|p| (&p.a, &p.b)).collect();
+            let ba: Vec<_> = pairs.iter().map(|p| (&p.b, &p.a)).collect();
+            let (m_ab, m_ba) = (batch(&ab, cfg), batch(&ba, cfg));
+            let aa_b: Vec<_> = pairs
+                .iter()
+                .zip(&aabbs)
+                .map(|(p, x)| (&x.0, &p.b))
+                .collect();
+            let a_ab: Vec<_> = pairs
+                .iter()
+                .zip(&aabbs)
+                .map(|(p, x)| (&p.a, &x.1))
+                .collect();
+            let aa_ab: Vec<_> = aabbs.iter().map(|x| (&x.0, &x.1)).collect();
+            let (m1, m2, m3) = (batch(&aa_b, cfg), batch(&a_ab, cfg), batch(&aa_ab, cfg));
+            let (mut hbt, mut habt) = (H(0xcbf29ce484222325), H(0xcbf29ce484222325));
+            for k in 0..pairs.len() {
+                hbt.m(&m_ab[k]);
+                hbt.m(&m_ba[k]);
+                habt.m(&m1[k]);
+                habt.m(&m2[k]);
+                habt.m(&m3[k]);
+            }
+            assert_eq!(
+                (hbt.0, habt.0),
+                (h.0, hab.0),
+                "{name} cfg{ci}: batch differs"
+            );
             assert_eq!(
                 (hi.0, habi.0),
                 (h.0, hab.0),

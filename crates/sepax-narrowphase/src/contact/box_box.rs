@@ -76,6 +76,9 @@ use crate::lanes::V4;
 use crate::sat::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
 use crate::sat::{BoxFrame, SatAxis};
 
+mod batch;
+pub use batch::contact_manifolds_into;
+
 /// The least-penetration axis of a box pair (see the module docs for the tie-break).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[must_use]
@@ -1679,15 +1682,30 @@ fn manifold_parts<A: LeanBox, B: LeanBox>(
     points: &mut ArrayVec<ContactPoint, 4>,
 ) -> Option<(Vector3, Real)> {
     let l = Local::new(fa, fb);
+    let choice = l.axis();
+    manifold_finish(&l, &choice, config, points)
+}
+
+/// The manifold's normal and depth from the pair in `A`'s frame and its chosen axis (the part
+/// after the axis selection, shared by [`manifold_parts`] and the batch of
+/// [`contact_manifolds_into`]), its points written into `points` (empty on entry); `None` when
+/// the pair is separated beyond the margin or no point is left.
+#[inline(always)]
+fn manifold_finish<A: LeanBox, B: LeanBox>(
+    l: &Local<'_, A, B>,
+    choice: &Choice,
+    config: &ContactConfig,
+    points: &mut ArrayVec<ContactPoint, 4>,
+) -> Option<(Vector3, Real)> {
+    let (fa, fb) = (l.fa, l.fb);
     // Touching pairs whose computed depth came out a rounding error below 0 still get their
     // manifold: the margin is widened by the separation allowance of the overlap tests.
     let margin = config.effective_margin() + SEPARATION_TOLERANCE * l.scale;
-    let choice = l.axis();
     let depth = choice.least;
     if depth.is_nan() || depth < -margin {
         return None;
     }
-    let normal = world_normal(fa, fb, &choice);
+    let normal = world_normal(fa, fb, choice);
     match choice.axis {
         SatAxis::FaceA(_) | SatAxis::FaceB(_) => {
             // Reference frame: the box whose face it is; the other box's centre and axes in it.

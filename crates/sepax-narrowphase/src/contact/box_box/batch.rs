@@ -1,0 +1,399 @@
+//! The batch manifold API: the axis selection of four OBB–OBB pairs at once, one pair per lane.
+//!
+//! Structure of arrays: every quantity of the single-pair selection ([`Local::new`],
+//! [`Local::axis`]) is one [`V4`] whose lane `p` belongs to pair `p` of the group, computed by
+//! the same IEEE operations in the same order, so each lane holds the single path's bits. The
+//! argmins are compare-select chains (strict `<` in the scalar order keeps the first minimum;
+//! the edges' minimum value is formed exactly as the single path forms it, signed zeros
+//! included), the tie-break is lane selects, and the chosen edge's values are picked by a
+//! select chain over the nine edges. Nearly parallel edges that [`Local::edge_cannot_win`]
+//! (in lanes here) does not rule out send their pair through the single-pair code (which then
+//! runs the accurate path). Per pair, the lanes go back to the single path's per-pair layout
+//! with 4x4 transposes, and the face/edge contact is [`manifold_finish`], the single path's own
+//! code.
+
+use super::*;
+
+/// The per-lane selection of a group of four pairs: everything [`manifold_finish`] needs,
+/// still in lanes, plus the lanes that must take the single-pair path.
+struct Group {
+    /// `R_ij` (lanes = pairs), `r[i][j]`.
+    r: [[V4; 3]; 3],
+    t: [V4; 3],
+    tb: [V4; 3],
+    tol: V4,
+    scale: V4,
+    defect: V4,
+    least: V4,
+    /// The chosen unit normal in A's frame.
+    n: [V4; 3],
+    sign_b: V4,
+    /// Lane masks: the edge won, B's face won (over A's).
+    edge_wins: u32,
+    b_wins: u32,
+    /// A's face, B's face and the edge `(i, j)` chosen (lane values `0.0..=2.0`).
+    ia: V4,
+    jb: V4,
+    ei: V4,
+    ej: V4,
+    /// Lanes whose pair has a nearly parallel edge that may win (single-pair path).
+    accurate: u32,
+}
+
+/// `b` where `b < a`, else `a` ([`min_nn`] per lane).
+#[inline(always)]
+fn min_l(a: V4, b: V4) -> V4 {
+    b.lt(a).select(b, a)
+}
+
+/// `b` where `b > a`, else `a` ([`max_nn`] per lane).
+#[inline(always)]
+fn max_l(a: V4, b: V4) -> V4 {
+    b.gt(a).select(b, a)
+}
+
+/// One box's 16 numbers in declaration order (centre, axes by column, half-extents, defect),
+/// four boxes transposed to lanes: `out[f]` lane `p` is number `f` of box `p`.
+#[inline(always)]
+fn load4(boxes: [&Obb; 4]) -> [V4; 16] {
+    let mut rows = [[V4::splat(0.0); 4]; 4];
+    for (p, b) in boxes.iter().enumerate() {
+        let c = b.center();
+        let m = &b.axes().data.0;
+        let h = b.half_extents();
+        rows[0][p] = V4::new(c.x, c.y, c.z, m[0][0]);
+        rows[1][p] = V4::new(m[0][1], m[0][2], m[1][0], m[1][1]);
+        rows[2][p] = V4::new(m[1][2], m[2][0], m[2][1], m[2][2]);
+        rows[3][p] = V4::new(h.x, h.y, h.z, b.axes_error());
+    }
+    let [g0, g1, g2, g3] = [
+        V4::transpose(rows[0]),
+        V4::transpose(rows[1]),
+        V4::transpose(rows[2]),
+        V4::transpose(rows[3]),
+    ];
+    [
+        g0[0], g0[1], g0[2], g0[3], g1[0], g1[1], g1[2], g1[3], g2[0], g2[1], g2[2], g2[3], g3[0],
+        g3[1], g3[2], g3[3],
+    ]
+}
+
+/// The axis selection of four OBB pairs, lane `p` = pair `p` (see the module docs).
+#[inline(always)]
+fn select4(a: [&Obb; 4], b: [&Obb; 4]) -> Group {
+    let fa = load4(a);
+    let fb = load4(b);
+    // Axis k, component c: number 3 + 3 k + c.
+    let ax = |f: &[V4; 16], k: usize, c: usize| f[3 + 3 * k + c];
+    let d = [fb[0] - fa[0], fb[1] - fa[1], fb[2] - fa[2]];
+    let ha = [fa[12], fa[13], fa[14]];
+    let hb = [fb[12], fb[13], fb[14]];
+    let mut r = [[V4::splat(0.0); 3]; 3];
+    let mut t = [V4::splat(0.0); 3];
+    for i in 0..3 {
+        let (a0, a1, a2) = (ax(&fa, i, 0), ax(&fa, i, 1), ax(&fa, i, 2));
+        for j in 0..3 {
+            r[i][j] = (a0 * ax(&fb, j, 0) + a1 * ax(&fb, j, 1)) + a2 * ax(&fb, j, 2);
+        }
+        t[i] = (a0 * d[0] + a1 * d[1]) + a2 * d[2];
+    }
+    let mut tb = [V4::splat(0.0); 3];
+    for j in 0..3 {
+        tb[j] = (t[0] * r[0][j] + t[1] * r[1][j]) + t[2] * r[2][j];
+    }
+    let s = min_l(
+        max_l(max_l(ha[0], ha[1]), ha[2]),
+        max_l(max_l(hb[0], hb[1]), hb[2]),
+    );
+    let tol = V4::splat(CONTACT_AXIS_PREFERENCE) * s;
+    let scale = ((ha[0] + ha[1]) + ha[2] + ((hb[0] + hb[1]) + hb[2]))
+        + ((t[0].abs() + t[1].abs()) + t[2].abs());
+    let defect = fa[15] + fb[15];
+
+    let ar = [
+        [r[0][0].abs(), r[0][1].abs(), r[0][2].abs()],
+        [r[1][0].abs(), r[1][1].abs(), r[1][2].abs()],
+        [r[2][0].abs(), r[2][1].abs(), r[2][2].abs()],
+    ];
+    let inf = V4::splat(Real::INFINITY);
+    let zero = V4::splat(0.0);
+    let (one, two) = (V4::splat(1.0), V4::splat(2.0));
+    // Faces (NaN to +inf, as `first_min3`), then their first minima.
+    let mut face_a = [zero; 3];
+    let mut face_b = [zero; 3];
+    for k in 0..3 {
+        face_a[k] = ((((ha[k] + hb[0] * ar[k][0]) + hb[1] * ar[k][1]) + hb[2] * ar[k][2])
+            - t[k].abs())
+        .min(inf);
+        face_b[k] = ((((ha[0] * ar[0][k] + ha[1] * ar[1][k]) + ha[2] * ar[2][k]) + hb[k])
+            - tb[k].abs())
+        .min(inf);
+    }
+    let first_min3 = |v: &[V4; 3]| {
+        let m_y = v[1].lt(v[0]);
+        let m1 = m_y.select(v[1], v[0]);
+        let k1 = m_y.and(one);
+        let m_z = v[2].lt(m1);
+        (m_z.select(v[2], m1), m_z.select(two, k1))
+    };
+    let (fa_d, ia) = first_min3(&face_a);
+    let (fb_d, jb) = first_min3(&face_b);
+    let (ia1, ia2) = (ia.eq(one), ia.eq(two));
+    let (jb1, jb2) = (jb.eq(one), jb.eq(two));
+    // R's column jb (lanes = pairs), and R_{ia, jb}.
+    let col_b = [
+        jb2.select(r[0][2], jb1.select(r[0][1], r[0][0])),
+        jb2.select(r[1][2], jb1.select(r[1][1], r[1][0])),
+        jb2.select(r[2][2], jb1.select(r[2][1], r[2][0])),
+    ];
+    let r_ab = ia2.select(col_b[2], ia1.select(col_b[1], col_b[0]));
+    let cos_sq_min = V4::splat(1.0 - CONTACT_PREFERENCE_SINE * CONTACT_PREFERENCE_SINE);
+    let tol_ab = (r_ab * r_ab).ge(cos_sq_min).and(tol);
+    let b_bound = fa_d - tol_ab;
+    let b_wins = fb_d.lt(b_bound);
+    let face_d = b_wins.select(fb_d, fa_d);
+    // The chosen face's normal (see `Local::axis`).
+    let tb_j = jb2.select(tb[2], jb1.select(tb[1], tb[0]));
+    let s_b = tb_j.ge(zero).select(one, V4::splat(-1.0));
+    let ia0 = ia.eq(zero);
+    let ia_m = [ia0, ia1, ia2];
+    let mut n_face = [zero; 3];
+    for k in 0..3 {
+        let n_a = t[k].sign_ge0().and(ia_m[k]);
+        n_face[k] = b_wins.select(col_b[k] * s_b, n_a);
+    }
+    let sign_b = b_wins.select(s_b, one);
+
+    // Edges (i, j), in the order of the single path's first minimum.
+    let mut depth = [[zero; 3]; 3];
+    let mut t_l = [[zero; 3]; 3];
+    let mut len_sq = [[zero; 3]; 3];
+    let mut num = [[zero; 3]; 3];
+    let fast_min = V4::splat(EDGE_FAST_MIN_SQ);
+    let mut short = [[zero; 3]; 3];
+    for i in 0..3 {
+        let (i1, i2) = (NEXT[i], PREV[i]);
+        for j in 0..3 {
+            let (j1, j2) = (NEXT[j], PREV[j]);
+            let ls = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
+            let ra = ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j];
+            let rb = hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1];
+            let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
+            let nm = ra + rb - tl.abs();
+            let len = ls.sqrt();
+            let sh = ls.lt(fast_min);
+            depth[i][j] = sh.select(inf, (nm / len).min(inf));
+            short[i][j] = sh;
+            t_l[i][j] = tl;
+            len_sq[i][j] = ls;
+            num[i][j] = nm;
+        }
+    }
+    let m = [
+        depth[0][0].min(depth[1][0]).min(depth[2][0]),
+        depth[0][1].min(depth[1][1]).min(depth[2][1]),
+        depth[0][2].min(depth[1][2]).min(depth[2][2]),
+    ];
+    let e_d = min_l(min_l(m[0], m[1]), m[2]);
+    // The first edge whose depth equals `e_d` (there is one), and its values: walked backwards,
+    // each equal edge overriding the later ones.
+    let (mut ei, mut ej) = (zero, zero);
+    let (mut sel_tl, mut sel_ls) = (zero, zero);
+    let mut cross = [zero; 3];
+    for q in (0..9).rev() {
+        let (i, j) = (q / 3, q % 3);
+        let (i1, i2) = (NEXT[i], PREV[i]);
+        let hit = depth[i][j].eq(e_d);
+        ei = hit.select(V4::splat(i as Real), ei);
+        ej = hit.select(V4::splat(j as Real), ej);
+        sel_tl = hit.select(t_l[i][j], sel_tl);
+        sel_ls = hit.select(len_sq[i][j], sel_ls);
+        // e_i x R_j: component i1 `-R_i2,j`, i2 `R_i1,j`, i `+0`.
+        cross[i1] = hit.select(-r[i2][j], cross[i1]);
+        cross[i2] = hit.select(r[i1][j], cross[i2]);
+        cross[i] = hit.select(zero, cross[i]);
+    }
+    // Nearly parallel edges that may win: their pair takes the single path.
+    let u = UNIT_ROUNDOFF;
+    let e = V4::splat(2.0)
+        * (V4::splat(FILTER_ROUNDING_FACTOR * u) + V4::splat(FILTER_DEFECT_FACTOR) * defect)
+        * scale;
+    let slack = V4::splat(64.0 * u) + V4::splat(32.0) * defect;
+    let face_pos = face_d.max(zero);
+    let mut accurate = 0u32;
+    for i in 0..3 {
+        for j in 0..3 {
+            let lo = num[i][j] - e;
+            let len_max = (len_sq[i][j] + slack).sqrt();
+            let ruled_out = lo.ge(zero).bits() & lo.ge(face_pos * len_max).bits();
+            accurate |= short[i][j].bits() & !ruled_out;
+        }
+    }
+    // The edge's normal and tie-break (used only where `e_d < face_d`).
+    let len = sel_ls.sqrt();
+    let slen = sel_tl.lt(zero).select(-len, len);
+    let ln = [cross[0] / slen, cross[1] / slen, cross[2] / slen];
+    let cd = (ln[0] * n_face[0] + ln[1] * n_face[1]) + ln[2] * n_face[2];
+    let tie = (cd * cd).ge(cos_sq_min).and(tol);
+    let can = e_d.lt(face_d);
+    let e_bound = can.select(face_d - tie, face_d);
+    let edge_wins = e_d.lt(e_bound);
+    let n = [
+        edge_wins.select(ln[0], n_face[0]),
+        edge_wins.select(ln[1], n_face[1]),
+        edge_wins.select(ln[2], n_face[2]),
+    ];
+    let least = min_l(min_l(fa_d, fb_d), e_d);
+    Group {
+        r,
+        t,
+        tb,
+        tol,
+        scale,
+        defect,
+        least,
+        n,
+        sign_b,
+        edge_wins: edge_wins.bits(),
+        b_wins: b_wins.bits(),
+        ia,
+        jb,
+        ei,
+        ej,
+        accurate,
+    }
+}
+
+/// Four OBB pairs: their manifolds into `out` as [`contact_manifold_into`] writes them; returns
+/// how many are in contact.
+#[inline(always)]
+fn manifolds4(
+    a: [&Obb; 4],
+    b: [&Obb; 4],
+    config: &ContactConfig,
+    out: &mut [ContactManifold],
+) -> usize {
+    let g = select4(a, b);
+    let zero = V4::splat(0.0);
+    let r = &g.r;
+    // Per pair: R's columns (lanes i), rows (lanes j), t and R^T t, lane 3 zero as in `Local`.
+    let rc = [
+        V4::transpose([r[0][0], r[1][0], r[2][0], zero]),
+        V4::transpose([r[0][1], r[1][1], r[2][1], zero]),
+        V4::transpose([r[0][2], r[1][2], r[2][2], zero]),
+    ];
+    let rr = [
+        V4::transpose([r[0][0], r[0][1], r[0][2], zero]),
+        V4::transpose([r[1][0], r[1][1], r[1][2], zero]),
+        V4::transpose([r[2][0], r[2][1], r[2][2], zero]),
+    ];
+    let t = V4::transpose([g.t[0], g.t[1], g.t[2], zero]);
+    let tb = V4::transpose([g.tb[0], g.tb[1], g.tb[2], zero]);
+    let (tol, scale, defect, least, sign_b) = (
+        g.tol.lanes(),
+        g.scale.lanes(),
+        g.defect.lanes(),
+        g.least.lanes(),
+        g.sign_b.lanes(),
+    );
+    let n = [g.n[0].lanes(), g.n[1].lanes(), g.n[2].lanes()];
+    let (ia, jb, ei, ej) = (g.ia.lanes(), g.jb.lanes(), g.ei.lanes(), g.ej.lanes());
+    let mut count = 0;
+    for p in 0..4 {
+        let (fa, fb) = (a[p], b[p]);
+        let o = &mut out[p];
+        if (g.accurate >> p) & 1 != 0 {
+            count += usize::from(manifold_into_lean(fa, fb, config, o));
+            continue;
+        }
+        let (ah, bh) = (fa.half(), fb.half());
+        let l = Local {
+            rc: [rc[0][p], rc[1][p], rc[2][p]],
+            rcl: [rc[0][p].lanes(), rc[1][p].lanes(), rc[2][p].lanes()],
+            rr: [rr[0][p], rr[1][p], rr[2][p]],
+            t: t[p],
+            tb: tb[p],
+            ha: [ah.x, ah.y, ah.z],
+            hb: [bh.x, bh.y, bh.z],
+            tol: tol[p],
+            scale: scale[p],
+            defect: defect[p],
+            fa,
+            fb,
+        };
+        let axis = if (g.edge_wins >> p) & 1 != 0 {
+            SatAxis::Edge(ei[p] as u8, ej[p] as u8)
+        } else if (g.b_wins >> p) & 1 != 0 {
+            SatAxis::FaceB(jb[p] as u8)
+        } else {
+            SatAxis::FaceA(ia[p] as u8)
+        };
+        let choice = Choice {
+            least: least[p],
+            n: [n[0][p], n[1][p], n[2][p]],
+            axis,
+            sign_b: sign_b[p],
+        };
+        o.points.clear();
+        match manifold_finish(&l, &choice, config, &mut o.points) {
+            Some((normal, depth)) => {
+                o.normal = normal;
+                o.depth = depth;
+                count += 1;
+            }
+            None => {}
+        }
+    }
+    count
+}
+
+/// The contact manifolds of many box pairs: `out[k]` receives pair `k`'s manifold exactly as
+/// [`contact_manifold_into`] writes it (bit for bit; empty `points` when the pair has none, its
+/// `normal` and `depth` then left as they were), and the return value is the number of pairs
+/// with a manifold.
+///
+/// Groups of four OBB–OBB pairs run their axis selection together, one pair per lane of
+/// four-lane arithmetic (see the module docs of `box_box`); a group with another kind mix
+/// (an AABB on either side) and the last `pairs.len() % 4` pairs go through the single-pair
+/// path, as does a pair with nearly parallel edges that may give its axis (the accurate edge
+/// path). The face and edge contacts are the single path's code.
+///
+/// # Panics
+///
+/// If `pairs` and `out` differ in length.
+pub fn contact_manifolds_into<A: BoxShape, B: BoxShape>(
+    pairs: &[(&A, &B)],
+    config: &ContactConfig,
+    out: &mut [ContactManifold],
+) -> usize {
+    assert_eq!(
+        pairs.len(),
+        out.len(),
+        "contact_manifolds_into: `pairs` and `out` differ in length"
+    );
+    let mut count = 0;
+    let mut groups = pairs.chunks_exact(4);
+    let mut outs = out.chunks_exact_mut(4);
+    for (g, o) in (&mut groups).zip(&mut outs) {
+        let obb = |k: usize| match (g[k].0.as_box(), g[k].1.as_box()) {
+            (BoxRef::Obb(x), BoxRef::Obb(y)) => Some((x, y)),
+            _ => None,
+        };
+        if let (Some(p0), Some(p1), Some(p2), Some(p3)) = (obb(0), obb(1), obb(2), obb(3)) {
+            count += manifolds4(
+                [p0.0, p1.0, p2.0, p3.0],
+                [p0.1, p1.1, p2.1, p3.1],
+                config,
+                o,
+            );
+        } else {
+            for (&(a, b), m) in g.iter().zip(o.iter_mut()) {
+                count += usize::from(contact_manifold_into(a, b, config, m));
+            }
+        }
+    }
+    for (&(a, b), m) in groups.remainder().iter().zip(outs.into_remainder()) {
+        count += usize::from(contact_manifold_into(a, b, config, m));
+    }
+    count
+}
