@@ -1,13 +1,16 @@
 //! The box–box contact manifold on the contact benchmark's pairs (`benches/data/box_pairs.rs`),
 //! in a plain loop, for profilers. Run:
-//! `cargo run --release --example contact_profile -- [random|resting] [PASSES] [pen|into]`;
+//! `cargo run --release --example contact_profile -- [random|resting] [PASSES] [pen|into|batch]`;
 //! with `pen`, the axis selection alone (`box_box::penetration`) instead of the whole manifold;
-//! with `into`, the in-place `contact_manifold_into` into one reused manifold.
+//! with `into`, the in-place `contact_manifold_into` into one reused manifold; with `batch`, the
+//! batch `contact_manifolds_into` over the 4096 pairs into 4096 reused manifolds (one call per
+//! pass, time per pair).
 //! Instructions per call: `valgrind --tool=callgrind --toggle-collect='*contact_manifold_call*'
 //! <binary> random 1 [into]` (or `--toggle-collect='*penetration_call*' <binary> random 1 pen`;
 //! the data set is built outside the collected function), then divide the collected `Ir` by the
 //! 4096 calls of a pass (by 8192 with `pen`: that mode also prints a digest of every bit of the
-//! results, depth, normal and axis, from one extra pass outside the timing).
+//! results, depth, normal and axis, from one extra pass outside the timing). The batch:
+//! `--toggle-collect='*batch_call*' <binary> random 1 batch`, `Ir` divided by 4096.
 
 // The data module also serves the bench, which uses all of it.
 #![allow(dead_code)]
@@ -15,7 +18,7 @@
 #![allow(clippy::unnecessary_cast)]
 
 use sepax::narrowphase::contact::box_box::{
-    contact_manifold, contact_manifold_into, penetration, BoxPenetration,
+    contact_manifold, contact_manifold_into, contact_manifolds_into, penetration, BoxPenetration,
 };
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold};
 use sepax::narrowphase::sat::SatAxis;
@@ -72,6 +75,16 @@ fn contact_manifold_call_into(
     contact_manifold_into(a, b, config, out)
 }
 
+/// One batch call over a pass's pairs, out of line for `--toggle-collect='*batch_call*'`.
+#[inline(never)]
+fn batch_call(
+    pairs: &[(&Obb, &Obb)],
+    config: &ContactConfig,
+    out: &mut [ContactManifold],
+) -> usize {
+    contact_manifolds_into(pairs, config, out)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let name = args.get(1).map_or("random", String::as_str);
@@ -99,6 +112,18 @@ fn main() {
         return;
     }
     let mut points = 0usize;
+    if args.get(3).is_some_and(|s| s == "batch") {
+        let refs: Vec<(&Obb, &Obb)> = pairs.iter().map(|p| (&p.a, &p.b)).collect();
+        let mut out = vec![m; refs.len()];
+        let t = std::time::Instant::now();
+        for _ in 0..passes {
+            batch_call(black_box(&refs), &config, &mut out);
+            points += out.iter().map(|m| m.points.len()).sum::<usize>();
+        }
+        let ns = t.elapsed().as_nanos() as f64 / (passes * pairs.len()) as f64;
+        println!("{name} batch: {ns:.1} ns/pair (wall), {points} points");
+        return;
+    }
     for _ in 0..passes {
         if into {
             for p in &pairs {

@@ -164,71 +164,61 @@ fn select4(a: [&Obb; 4], b: [&Obb; 4]) -> Group {
     }
     let sign_b = b_wins.select(s_b, one);
 
-    // Edges (i, j), in the order of the single path's first minimum.
-    let mut depth = [[zero; 3]; 3];
-    let mut t_l = [[zero; 3]; 3];
-    let mut len_sq = [[zero; 3]; 3];
-    let mut num = [[zero; 3]; 3];
-    let fast_min = V4::splat(EDGE_FAST_MIN_SQ);
-    let mut short = [[zero; 3]; 3];
-    for i in 0..3 {
-        let (i1, i2) = (NEXT[i], PREV[i]);
-        for j in 0..3 {
-            let (j1, j2) = (NEXT[j], PREV[j]);
-            let ls = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
-            let ra = ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j];
-            let rb = hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1];
-            let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
-            let nm = ra + rb - tl.abs();
-            let len = ls.sqrt();
-            let sh = ls.lt(fast_min);
-            depth[i][j] = sh.select(inf, (nm / len).min(inf));
-            short[i][j] = sh;
-            t_l[i][j] = tl;
-            len_sq[i][j] = ls;
-            num[i][j] = nm;
-        }
-    }
-    let m = [
-        depth[0][0].min(depth[1][0]).min(depth[2][0]),
-        depth[0][1].min(depth[1][1]).min(depth[2][1]),
-        depth[0][2].min(depth[1][2]).min(depth[2][2]),
-    ];
-    let e_d = min_l(min_l(m[0], m[1]), m[2]);
-    // The first edge whose depth equals `e_d` (there is one), and its values: walked backwards,
-    // each equal edge overriding the later ones.
-    let (mut ei, mut ej) = (zero, zero);
-    let (mut sel_tl, mut sel_ls) = (zero, zero);
-    let mut cross = [zero; 3];
-    for q in (0..9).rev() {
-        let (i, j) = (q / 3, q % 3);
-        let (i1, i2) = (NEXT[i], PREV[i]);
-        let hit = depth[i][j].eq(e_d);
-        ei = hit.select(V4::splat(i as Real), ei);
-        ej = hit.select(V4::splat(j as Real), ej);
-        sel_tl = hit.select(t_l[i][j], sel_tl);
-        sel_ls = hit.select(len_sq[i][j], sel_ls);
-        // e_i x R_j: component i1 `-R_i2,j`, i2 `R_i1,j`, i `+0`.
-        cross[i1] = hit.select(-r[i2][j], cross[i1]);
-        cross[i2] = hit.select(r[i1][j], cross[i2]);
-        cross[i] = hit.select(zero, cross[i]);
-    }
-    // Nearly parallel edges that may win: their pair takes the single path.
+    // Edges (i, j) in the single path's order `q = 3 i + j`; per edge its depth, then (when
+    // it is a nearly parallel one) whether it may win, the lanes' running minima per `j` (the
+    // single path's `min` over `i`), and the first minimum with its values (a strict `<`
+    // chain from edge 0, so the first edge whose depth equals the minimum; no depth is NaN).
     let u = UNIT_ROUNDOFF;
     let e = V4::splat(2.0)
         * (V4::splat(FILTER_ROUNDING_FACTOR * u) + V4::splat(FILTER_DEFECT_FACTOR) * defect)
         * scale;
     let slack = V4::splat(64.0 * u) + V4::splat(32.0) * defect;
-    let face_pos = face_d.max(zero);
-    let mut accurate = 0u32;
-    for i in 0..3 {
-        for j in 0..3 {
-            let lo = num[i][j] - e;
-            let len_max = (len_sq[i][j] + slack).sqrt();
-            let ruled_out = lo.ge(zero).bits() & lo.ge(face_pos * len_max).bits();
-            accurate |= short[i][j].bits() & !ruled_out;
-        }
-    }
+    let mut scan = EdgeScan {
+        r: &r,
+        ar: &ar,
+        ha: &ha,
+        hb: &hb,
+        t: &t,
+        e,
+        slack,
+        face_pos: face_d.max(zero),
+        m: [zero; 3],
+        best: zero,
+        sel_q: zero,
+        sel_r1: zero,
+        sel_r2: zero,
+        accurate: 0,
+    };
+    // Spelled out, so that every index is a constant.
+    scan.edge(0, 0);
+    scan.edge(0, 1);
+    scan.edge(0, 2);
+    scan.edge(1, 0);
+    scan.edge(1, 1);
+    scan.edge(1, 2);
+    scan.edge(2, 0);
+    scan.edge(2, 1);
+    scan.edge(2, 2);
+    let (m, sel_q, accurate) = (scan.m, scan.sel_q, scan.accurate);
+    // The least edge depth formed as the single path forms it (its sign of zero included).
+    let e_d = min_l(min_l(m[0], m[1]), m[2]);
+    // e_i x R_j: component i1 `-R_i2,j`, i2 `R_i1,j`, i `+0`.
+    let (i0, i2) = (sel_q.lt(V4::splat(3.0)), sel_q.ge(V4::splat(6.0)));
+    let i1 = sel_q.ge(V4::splat(3.0)).and(sel_q.lt(V4::splat(6.0)));
+    let (r1, r2) = (scan.sel_r1, scan.sel_r2);
+    let (pos, neg) = (r1, -r2);
+    let cross = [
+        i1.select(pos, neg).and_not(i0),
+        i0.select(neg, pos).and_not(i1),
+        i0.select(pos, neg).and_not(i2),
+    ];
+    // `|L|^2` and `t . L` of that edge, the edge loop's operations: `t_i1`, `t_i2` picked by `i`.
+    let t_i1 = i0.select(t[1], i1.select(t[2], t[0]));
+    let t_i2 = i0.select(t[2], i1.select(t[0], t[1]));
+    let sel_ls = r1 * r1 + r2 * r2;
+    let sel_tl = t_i2 * r1 - t_i1 * r2;
+    let ei = i2.select(two, i1.and(one));
+    let ej = sel_q - V4::splat(3.0) * ei;
     // The edge's normal and tie-break (used only where `e_d < face_d`).
     let len = sel_ls.sqrt();
     let slen = sel_tl.lt(zero).select(-len, len);
@@ -298,16 +288,10 @@ fn manifolds4(
     );
     let n = [g.n[0].lanes(), g.n[1].lanes(), g.n[2].lanes()];
     let (ia, jb, ei, ej) = (g.ia.lanes(), g.jb.lanes(), g.ei.lanes(), g.ej.lanes());
-    let mut count = 0;
-    for p in 0..4 {
-        let (fa, fb) = (a[p], b[p]);
-        let o = &mut out[p];
-        if (g.accurate >> p) & 1 != 0 {
-            count += usize::from(manifold_into_lean(fa, fb, config, o));
-            continue;
-        }
-        let (ah, bh) = (fa.half(), fb.half());
-        let l = Local {
+    // Pair p's `Local` and `Choice`, built in place (constant `p`).
+    let local = |p: usize| {
+        let (ah, bh) = (a[p].half(), b[p].half());
+        Local {
             rc: [rc[0][p], rc[1][p], rc[2][p]],
             rcl: [rc[0][p].lanes(), rc[1][p].lanes(), rc[2][p].lanes()],
             rr: [rr[0][p], rr[1][p], rr[2][p]],
@@ -318,30 +302,36 @@ fn manifolds4(
             tol: tol[p],
             scale: scale[p],
             defect: defect[p],
-            fa,
-            fb,
-        };
-        let axis = if (g.edge_wins >> p) & 1 != 0 {
+            fa: a[p],
+            fb: b[p],
+        }
+    };
+    let choice = |p: usize| Choice {
+        least: least[p],
+        n: [n[0][p], n[1][p], n[2][p]],
+        axis: if (g.edge_wins >> p) & 1 != 0 {
             SatAxis::Edge(ei[p] as u8, ej[p] as u8)
         } else if (g.b_wins >> p) & 1 != 0 {
             SatAxis::FaceB(jb[p] as u8)
         } else {
             SatAxis::FaceA(ia[p] as u8)
-        };
-        let choice = Choice {
-            least: least[p],
-            n: [n[0][p], n[1][p], n[2][p]],
-            axis,
-            sign_b: sign_b[p],
-        };
+        },
+        sign_b: sign_b[p],
+    };
+    let locals = [local(0), local(1), local(2), local(3)];
+    let choices = [choice(0), choice(1), choice(2), choice(3)];
+    let mut count = 0;
+    for (p, o) in out.iter_mut().enumerate().take(4) {
+        let l = &locals[p];
+        if (g.accurate >> p) & 1 != 0 {
+            count += usize::from(manifold_into_lean(l.fa, l.fb, config, o));
+            continue;
+        }
         o.points.clear();
-        match manifold_finish(&l, &choice, config, &mut o.points) {
-            Some((normal, depth)) => {
-                o.normal = normal;
-                o.depth = depth;
-                count += 1;
-            }
-            None => {}
+        if let Some((normal, depth)) = manifold_finish(l, &choices[p], config, &mut o.points) {
+            o.normal = normal;
+            o.depth = depth;
+            count += 1;
         }
     }
     count
@@ -396,4 +386,68 @@ pub fn contact_manifolds_into<A: BoxShape, B: BoxShape>(
         count += usize::from(contact_manifold_into(a, b, config, m));
     }
     count
+}
+
+/// The edge loop of [`select4`]: its inputs, and the running state over the edges in order.
+struct EdgeScan<'a> {
+    r: &'a [[V4; 3]; 3],
+    ar: &'a [[V4; 3]; 3],
+    ha: &'a [V4; 3],
+    hb: &'a [V4; 3],
+    t: &'a [V4; 3],
+    /// `Local::edge_cannot_win`'s error bound and `|L|^2` slack, and `max(face_d, 0)`.
+    e: V4,
+    slack: V4,
+    face_pos: V4,
+    /// Per `j`, the `min` over the edges `(i, j)` so far.
+    m: [V4; 3],
+    /// The first least depth so far, its `q = 3 i + j`, `R_i1,j` and `R_i2,j`.
+    best: V4,
+    sel_q: V4,
+    sel_r1: V4,
+    sel_r2: V4,
+    /// Lanes with a nearly parallel edge that may win.
+    accurate: u32,
+}
+
+impl EdgeScan<'_> {
+    /// Edge `(i, j)`, after the edges before it in the order `3 i + j` (see `Local::axis`).
+    #[inline(always)]
+    fn edge(&mut self, i: usize, j: usize) {
+        let (r, ar, ha, hb, t) = (self.r, self.ar, self.ha, self.hb, self.t);
+        let (i1, i2) = (NEXT[i], PREV[i]);
+        let (j1, j2) = (NEXT[j], PREV[j]);
+        let ls = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
+        let ra = ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j];
+        let rb = hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1];
+        let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
+        let nm = ra + rb - tl.abs();
+        let len = ls.sqrt();
+        let sh = ls.lt(V4::splat(EDGE_FAST_MIN_SQ));
+        let inf = V4::splat(Real::INFINITY);
+        let d = sh.select(inf, (nm / len).min(inf));
+        let short = sh.bits();
+        if short != 0 {
+            // `Local::edge_cannot_win`, in lanes.
+            let lo = nm - self.e;
+            let len_max = (ls + self.slack).sqrt();
+            let zero = V4::splat(0.0);
+            let ruled_out = lo.ge(zero).bits() & lo.ge(self.face_pos * len_max).bits();
+            self.accurate |= short & !ruled_out;
+        }
+        if i == 0 {
+            self.m[j] = d;
+        } else {
+            self.m[j] = self.m[j].min(d);
+        }
+        if i == 0 && j == 0 {
+            (self.best, self.sel_r1, self.sel_r2) = (d, r[i1][j], r[i2][j]);
+        } else {
+            let hit = d.lt(self.best);
+            self.best = hit.select(d, self.best);
+            self.sel_q = hit.select(V4::splat((3 * i + j) as Real), self.sel_q);
+            self.sel_r1 = hit.select(r[i1][j], self.sel_r1);
+            self.sel_r2 = hit.select(r[i2][j], self.sel_r2);
+        }
+    }
 }
