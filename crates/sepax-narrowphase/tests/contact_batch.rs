@@ -109,14 +109,14 @@ fn batch_matches_single_on_the_categories() {
             pairs.len()
         );
         // Each category alone (lane groups of one kind: e.g. four nearly parallel pairs).
-        for c in 0..CATEGORIES.len() {
+        for (c, cat) in CATEGORIES.iter().enumerate() {
             let one: Vec<_> = ab
                 .iter()
                 .skip(c)
                 .step_by(CATEGORIES.len())
                 .copied()
                 .collect();
-            check(&one, &cfg, &format!("{:?}", CATEGORIES[c]));
+            check(&one, &cfg, &format!("{cat:?}"));
         }
     }
 }

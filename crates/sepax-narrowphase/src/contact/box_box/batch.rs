@@ -79,6 +79,8 @@ fn load4(boxes: [&Obb; 4]) -> [V4; 16] {
 }
 
 /// The axis selection of four OBB pairs, lane `p` = pair `p` (see the module docs).
+// (Index loops: the indices are the formulas' `i`, `j`, `k`.)
+#[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn select4(a: [&Obb; 4], b: [&Obb; 4]) -> Group {
     let fa = load4(a);
