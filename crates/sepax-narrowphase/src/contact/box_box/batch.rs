@@ -326,7 +326,7 @@ fn manifolds4(
     for (p, o) in out.iter_mut().enumerate().take(4) {
         let l = &locals[p];
         if (g.accurate >> p) & 1 != 0 {
-            count += usize::from(manifold_into_lean(l.fa, l.fb, config, o));
+            count += usize::from(single(l.fa, l.fb, config, o));
             continue;
         }
         o.points.clear();
@@ -337,6 +337,14 @@ fn manifolds4(
         }
     }
     count
+}
+
+/// A pair of the batch whose axis needs the accurate edge path: the single-pair code, out of
+/// line (rare).
+#[cold]
+#[inline(never)]
+fn single(a: &Obb, b: &Obb, config: &ContactConfig, out: &mut ContactManifold) -> bool {
+    manifold_into_lean(a, b, config, out)
 }
 
 /// The contact manifolds of many box pairs: `out[k]` receives pair `k`'s manifold exactly as
@@ -446,7 +454,9 @@ impl EdgeScan<'_> {
             (self.best, self.sel_r1, self.sel_r2) = (d, r[i1][j], r[i2][j]);
         } else {
             let hit = d.lt(self.best);
-            self.best = hit.select(d, self.best);
+            // `d` where `d < best`, else `best`, up to the sign of a zero (one `min`; `best`
+            // only takes part in comparisons, where the zeros are equal).
+            self.best = d.min(self.best);
             self.sel_q = hit.select(V4::splat((3 * i + j) as Real), self.sel_q);
             self.sel_r1 = hit.select(r[i1][j], self.sel_r1);
             self.sel_r2 = hit.select(r[i2][j], self.sel_r2);
