@@ -59,6 +59,16 @@
 //! [`contact_manifold`] returns it (one copy into the caller's slot, unless inlined). An OBB is
 //! read in place (`LeanBox`), not copied into a [`BoxFrame`] whose zero low parts would cost
 //! additions LLVM cannot fold.
+//!
+//! **Batch.** [`contact_manifolds_into`] computes many manifolds, bit for bit as
+//! [`contact_manifold_into`] does. In the `f32` build, groups of four OBB–OBB pairs run the
+//! axis selection together with one pair per lane (structure of arrays: each of the 15 axes is
+//! a few full-width lane operations for four pairs, the argmins compare-select chains, the
+//! tie-break lane selects, no horizontal operations), then each pair's values go back to the
+//! per-pair layout by 4x4 transposes and the face/edge contact is the single path's own code
+//! (`manifold_finish`). Pairs with an AABB, the last `len % 4` pairs, pairs whose nearly
+//! parallel edges the lane test does not rule out (the accurate edge path), and every pair in
+//! the `f64` build (where the lane groups measured slower) take the single-pair path.
 
 use arrayvec::ArrayVec;
 use sepax_shapes::math::{Matrix3, Point3, Real, Vector3};
