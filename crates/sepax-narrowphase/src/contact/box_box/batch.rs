@@ -10,7 +10,7 @@
 //! (in lanes here) does not rule out send their pair through the single-pair code (which then
 //! runs the accurate path). Per pair, the lanes go back to the single path's per-pair layout
 //! with 4x4 transposes, and the face/edge contact is [`manifold_finish`], the single path's own
-//! code.
+//! code. The public function uses the lane groups in the `f32` build only ([`LANE_GROUPS`]).
 
 use super::*;
 
@@ -53,7 +53,9 @@ fn max_l(a: V4, b: V4) -> V4 {
 }
 
 /// One box's 16 numbers in declaration order (centre, axes by column, half-extents, defect),
-/// four boxes transposed to lanes: `out[f]` lane `p` is number `f` of box `p`.
+/// four boxes transposed to lanes: `out[f]` lane `p` is number `f` of box `p`. (When the
+/// struct keeps its fields in declaration order, each row is 4 adjacent words that LLVM loads
+/// as two 8-byte loads; the values do not depend on the layout.)
 #[inline(always)]
 fn load4(boxes: [&Obb; 4]) -> [V4; 16] {
     let mut rows = [[V4::splat(0.0); 4]; 4];
