@@ -46,30 +46,6 @@ impl V4 {
     pub(crate) fn max(self, o: V4) -> V4 {
         V4(self.0.fast_max(o.0))
     }
-    /// The greatest of the four lanes (plain comparisons; callers keep NaN out).
-    #[inline(always)]
-    pub(crate) fn hmax4(self) -> Real {
-        let [x, y, z, w] = self.lanes();
-        let a = if y > x { y } else { x };
-        let b = if w > z { w } else { z };
-        if b > a {
-            b
-        } else {
-            a
-        }
-    }
-    /// The least of the four lanes (plain comparisons; callers keep NaN out).
-    #[inline(always)]
-    pub(crate) fn hmin4(self) -> Real {
-        let [x, y, z, w] = self.lanes();
-        let a = if y < x { y } else { x };
-        let b = if w < z { w } else { z };
-        if b < a {
-            b
-        } else {
-            a
-        }
-    }
     /// `self` in the lanes where `key < bound`, `other` in the others.
     #[inline(always)]
     pub(crate) fn where_lt(self, key: V4, bound: Real, other: V4) -> V4 {
@@ -182,6 +158,28 @@ impl V4 {
     #[inline(always)]
     pub(crate) fn eq_mask(self, o: V4) -> u32 {
         self.0.simd_eq(o.0).to_bitmask()
+    }
+    /// The greatest of the four lanes in every lane (two lane swaps and maxima, no trip through
+    /// a scalar; which of `-0` and `+0` wins a tie is unspecified; callers keep NaN out).
+    #[inline(always)]
+    pub(crate) fn all_max(self) -> V4 {
+        let [x, y, z, w] = self.lanes();
+        let m = self.max(V4::new(z, w, x, y));
+        let [x, y, z, w] = m.lanes();
+        m.max(V4::new(y, x, w, z))
+    }
+    /// The least of the four lanes in every lane (as [`V4::all_max`]).
+    #[inline(always)]
+    pub(crate) fn all_min(self) -> V4 {
+        let [x, y, z, w] = self.lanes();
+        let m = self.min(V4::new(z, w, x, y));
+        let [x, y, z, w] = m.lanes();
+        m.min(V4::new(y, x, w, z))
+    }
+    /// Lane 0.
+    #[inline(always)]
+    pub(crate) fn first(self) -> Real {
+        self.lanes()[0]
     }
 }
 

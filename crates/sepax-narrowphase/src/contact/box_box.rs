@@ -1505,10 +1505,10 @@ fn reduce_picks_lanes(pts: &Poly, hf: Real, n: usize) -> Option<[usize; 4]> {
         [lanes9(&pts.y, 0), lanes9(&pts.y, 4)],
     );
     let hfv = V4::splat(hf);
-    // Not NaN: every lane equal to itself.
-    let not_nan = |v: &[V4; 2]| (v[0].eq_mask(v[0]) | (v[1].eq_mask(v[1]) << 4)) == 0xff;
-    let first_eq = |v: &[V4; 2], m: Real, allowed: u32| {
-        let m = V4::splat(m);
+    // Lanes that are not NaN (equal to themselves), as bits.
+    let not_nan = |v: &[V4; 2]| v[0].eq_mask(v[0]) | (v[1].eq_mask(v[1]) << 4);
+    // The first allowed lane equal to `m` (which holds the extreme value in every lane).
+    let first_eq = |v: &[V4; 2], m: V4, allowed: u32| {
         ((v[0].eq_mask(m) | (v[1].eq_mask(m) << 4)) & allowed).trailing_zeros() as usize & 7
     };
     // The deepest point.
@@ -1516,11 +1516,9 @@ fn reduce_picks_lanes(pts: &Poly, hf: Real, n: usize) -> Option<[usize; 4]> {
         (hfv - lanes9(&pts.z, 0)).where_lt(idx[0], nf, ninf),
         (hfv - lanes9(&pts.z, 4)).where_lt(idx[1], nf, ninf),
     ];
-    if !not_nan(&d) {
-        return None;
-    }
-    let i0 = first_eq(&d, d[0].max(d[1]).hmax4(), valid);
-    // The farthest from it.
+    let i0 = first_eq(&d, d[0].max(d[1]).all_max(), valid);
+    // The farthest from it. (A NaN anywhere makes the picks meaningless but in bounds: they
+    // are dropped below, one test for the three steps.)
     let (x0, y0) = (pts.x[i0], pts.y[i0]);
     let (x0v, y0v) = (V4::splat(x0), V4::splat(y0));
     let mut dist = [zero; 2];
@@ -1530,10 +1528,7 @@ fn reduce_picks_lanes(pts: &Poly, hf: Real, n: usize) -> Option<[usize; 4]> {
             .where_lt(idx[h], nf, ninf)
             .unless_eq(idx[h], i0 as Real, ninf);
     }
-    if !not_nan(&dist) {
-        return None;
-    }
-    let i1 = first_eq(&dist, dist[0].max(dist[1]).hmax4(), valid & !(1 << i0));
+    let i1 = first_eq(&dist, dist[0].max(dist[1]).all_max(), valid & !(1 << i0));
     // The largest triangles on either side of the diagonal.
     let (x1, y1) = (pts.x[i1], pts.y[i1]);
     let (ex, ey) = (V4::splat(x1 - x0), V4::splat(y1 - y0));
@@ -1544,18 +1539,18 @@ fn reduce_picks_lanes(pts: &Poly, hf: Real, n: usize) -> Option<[usize; 4]> {
             .unless_eq(idx[h], i0 as Real, zero)
             .unless_eq(idx[h], i1 as Real, zero);
     }
-    if !not_nan(&area) {
+    if not_nan(&d) & not_nan(&dist) & not_nan(&area) != 0xff {
         return None;
     }
     let others = valid & !(1 << i0) & !(1 << i1);
-    let hi = area[0].max(area[1]).hmax4();
-    let lo = area[0].min(area[1]).hmin4();
-    let i2 = if hi > 0.0 {
+    let hi = area[0].max(area[1]).all_max();
+    let lo = area[0].min(area[1]).all_min();
+    let i2 = if hi.first() > 0.0 {
         first_eq(&area, hi, others)
     } else {
         usize::MAX
     };
-    let i3 = if lo < 0.0 {
+    let i3 = if lo.first() < 0.0 {
         first_eq(&area, lo, others)
     } else {
         usize::MAX
