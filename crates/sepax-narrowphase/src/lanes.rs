@@ -184,6 +184,28 @@ impl V4 {
 }
 
 impl V4 {
+    /// Lanes 0, 1 and 2, each broadcast to all four lanes, by unpacks (register moves only,
+    /// every bit kept: no round trip through memory).
+    /// (`f64`: `wide`'s `f64x4` has no unpacks, the lanes are read out.)
+    #[inline(always)]
+    pub(crate) fn splat012(self) -> [V4; 3] {
+        #[cfg(not(feature = "f64"))]
+        {
+            let v = self.0;
+            let (lo, hi) = (v.unpack_lo(v), v.unpack_hi(v));
+            [
+                V4(lo.unpack_lo(lo)),
+                V4(lo.unpack_hi(lo)),
+                V4(hi.unpack_lo(hi)),
+            ]
+        }
+        #[cfg(feature = "f64")]
+        {
+            let [x, y, z, _] = self.lanes();
+            [V4::splat(x), V4::splat(y), V4::splat(z)]
+        }
+    }
+
     /// The 4x4 transpose: lane `k` of output `j` is lane `j` of input `k` (shuffles only, every
     /// bit kept).
     #[inline(always)]

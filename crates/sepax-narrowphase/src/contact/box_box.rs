@@ -1606,8 +1606,10 @@ fn dot3(x: V4, y: V4) -> Real {
 fn a_times(m: &Matrix3, v: V4) -> V4 {
     let c = &m.data.0;
     let col = |k: usize| V4::new(c[k][0], c[k][1], c[k][2], 0.0);
-    let [x, y, z, _] = v.lanes();
-    col(0) * V4::splat(x) + col(1) * V4::splat(y) + col(2) * V4::splat(z)
+    // The lanes broadcast in registers (a round trip through memory made LLVM reload them
+    // with a load spanning two stores, which waits for both).
+    let [x, y, z] = v.splat012();
+    col(0) * x + col(1) * y + col(2) * z
 }
 
 /// The two bits of `m` other than bit `i` (`i` in `0..3`), in order: bits 0 and 1.
