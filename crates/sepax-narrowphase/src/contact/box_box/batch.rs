@@ -364,7 +364,8 @@ fn single(a: &Obb, b: &Obb, config: &ContactConfig, out: &mut ContactManifold) -
 /// four-lane arithmetic (see the module docs of `box_box`); a group with another kind mix
 /// (an AABB on either side) and the last `pairs.len() % 4` pairs go through the single-pair
 /// path, as does a pair with nearly parallel edges that may give its axis (the accurate edge
-/// path). The face and edge contacts are the single path's code.
+/// path). The face and edge contacts are the single path's code. On an x86-64 processor with
+/// AVX2 (detected at run time) the same code runs compiled for AVX2, with the same results.
 ///
 /// # Panics
 ///
@@ -373,6 +374,32 @@ pub fn contact_manifolds_into<A: BoxShape, B: BoxShape>(
     pairs: &[(&A, &B)],
     config: &ContactConfig,
     out: &mut [ContactManifold],
+) -> usize {
+    batch(pairs, config, out, true)
+}
+
+/// [`contact_manifolds_into`] without the run-time choice of AVX2: the code compiled for the
+/// build's target only. The same results bit for bit; for tests and comparisons.
+///
+/// # Panics
+///
+/// If `pairs` and `out` differ in length.
+#[doc(hidden)]
+pub fn contact_manifolds_into_portable<A: BoxShape, B: BoxShape>(
+    pairs: &[(&A, &B)],
+    config: &ContactConfig,
+    out: &mut [ContactManifold],
+) -> usize {
+    batch(pairs, config, out, false)
+}
+
+/// The batch, with the AVX2 build of the groups when `detect` is set and the CPU has AVX2.
+#[inline(always)]
+fn batch<A: BoxShape, B: BoxShape>(
+    pairs: &[(&A, &B)],
+    config: &ContactConfig,
+    out: &mut [ContactManifold],
+    detect: bool,
 ) -> usize {
     assert_eq!(
         pairs.len(),
@@ -386,6 +413,24 @@ pub fn contact_manifolds_into<A: BoxShape, B: BoxShape>(
             .map(|(&(a, b), m)| usize::from(contact_manifold_into(a, b, config, m)))
             .sum();
     }
+    #[cfg(target_arch = "x86_64")]
+    if detect {
+        if let Some(avx2) = avx::Avx2::detect() {
+            return avx::groups_avx2(avx2, pairs, config, out);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = detect;
+    groups(pairs, config, out)
+}
+
+/// The batch's groups of four pairs, then its tail.
+#[inline(always)]
+fn groups<A: BoxShape, B: BoxShape>(
+    pairs: &[(&A, &B)],
+    config: &ContactConfig,
+    out: &mut [ContactManifold],
+) -> usize {
     let mut count = 0;
     let mut groups = pairs.chunks_exact(4);
     let mut outs = out.chunks_exact_mut(4);
@@ -411,6 +456,70 @@ pub fn contact_manifolds_into<A: BoxShape, B: BoxShape>(
         count += usize::from(contact_manifold_into(a, b, config, m));
     }
     count
+}
+
+/// The batch compiled a second time for AVX2, chosen at run time.
+///
+/// Why: the lane type [`V4`] (`wide`'s `f32x4`) picks its instructions when the crate is
+/// compiled, so a default x86-64 build runs the selection on SSE2: two-operand instructions
+/// (many register copies) and three-instruction lane selects (`and`, `andnot`, `or`). Compiled
+/// inside a `#[target_feature(enable = "avx2")]` function, the same (inlined) code gets the
+/// three-operand VEX forms and one-instruction blends.
+///
+/// # Soundness
+///
+/// A `#[target_feature]` function may only run on a CPU with the feature. [`Avx2`] is a token
+/// with a private field that only [`Avx2::detect`] makes, after
+/// `is_x86_feature_detected!("avx2")` returned true; the one `#[target_feature]` function,
+/// `groups_avx2_inner`, is private to this module and called only by [`groups_avx2`], which
+/// takes the token. No intrinsic is called directly: the code is the portable [`groups`].
+///
+/// Results: only AVX and AVX2 are enabled (no FMA, and Rust never contracts `a * b + c` into
+/// a fused multiply-add by itself), so every operation is the same correctly rounded IEEE
+/// operation per lane as in the SSE2 build, and the results are the same bit for bit
+/// (`tests/contact_batch.rs` runs both builds against the single-pair path, and the unit tests
+/// here compare them; `manifold_digest` checks the public function).
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    #![allow(unsafe_code)]
+
+    use super::*;
+
+    /// Proof that the running CPU has AVX2 (see the module's soundness section).
+    #[derive(Debug, Clone, Copy)]
+    pub(super) struct Avx2(());
+
+    impl Avx2 {
+        /// The token, when the CPU has AVX2 (`std` caches the detection).
+        #[inline]
+        pub(super) fn detect() -> Option<Avx2> {
+            std::arch::is_x86_feature_detected!("avx2").then_some(Avx2(()))
+        }
+    }
+
+    /// [`groups`] compiled for AVX2; the token proves the CPU has it.
+    #[inline]
+    pub(super) fn groups_avx2<A: BoxShape, B: BoxShape>(
+        _avx2: Avx2,
+        pairs: &[(&A, &B)],
+        config: &ContactConfig,
+        out: &mut [ContactManifold],
+    ) -> usize {
+        // SAFETY: `groups_avx2_inner`'s one requirement is that the CPU has AVX2 (its
+        // `target_feature`); an `Avx2` exists only after `is_x86_feature_detected!("avx2")`
+        // returned true on this machine (`Avx2::detect` is its only constructor).
+        unsafe { groups_avx2_inner(pairs, config, out) }
+    }
+
+    /// [`groups`], with the portable code inlined and compiled for AVX2.
+    #[target_feature(enable = "avx2")]
+    fn groups_avx2_inner<A: BoxShape, B: BoxShape>(
+        pairs: &[(&A, &B)],
+        config: &ContactConfig,
+        out: &mut [ContactManifold],
+    ) -> usize {
+        groups(pairs, config, out)
+    }
 }
 
 /// The edge loop of [`select4`]: its inputs, and the running state over the edges in order.
@@ -633,6 +742,8 @@ mod tests {
         };
         let configs = [ContactConfig::default(), ContactConfig::with_margin(0.05)];
         let mut some = 0;
+        #[cfg(target_arch = "x86_64")]
+        let mut avx2_runs = 0;
         // Random and resting-like boxes, four pairs per group, and the hard pairs.
         let mut pairs: Vec<(&Obb, &Obb)> = bx.chunks_exact(2).map(|g| (&g[0], &g[1])).collect();
         let hard = hard_pairs(&mut rng);
@@ -644,6 +755,17 @@ mod tests {
                 for (a, b) in [(a, b), (b, a)] {
                     let mut got = [stale.clone(), stale.clone(), stale.clone(), stale.clone()];
                     let n = manifolds4(a, b, cfg, &mut got);
+                    // The AVX2 build of the groups, where the CPU has AVX2: the same bits.
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(avx2) = avx::Avx2::detect() {
+                        let mut got2 = [stale.clone(), stale.clone(), stale.clone(), stale.clone()];
+                        let ps: Vec<_> = (0..4).map(|p| (a[p], b[p])).collect();
+                        assert_eq!(avx::groups_avx2(avx2, &ps, cfg, &mut got2), n);
+                        for p in 0..4 {
+                            assert_eq!(bits(&got2[p]), bits(&got[p]), "avx2 {p}");
+                        }
+                        avx2_runs += 1;
+                    }
                     let mut count = 0;
                     for p in 0..4 {
                         let mut want = stale.clone();
@@ -656,5 +778,9 @@ mod tests {
             }
         }
         assert!(some > 1000, "{some}");
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert!(avx2_runs > 1000, "{avx2_runs}");
+        }
     }
 }
