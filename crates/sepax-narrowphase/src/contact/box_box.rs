@@ -70,7 +70,8 @@
 //! parallel edges the lane test does not rule out (the accurate edge path), and every pair in
 //! the `f64` build (where the lane groups measured slower) take the single-pair path. On an
 //! x86-64 processor with AVX2 (detected at run time) the batch runs the same code compiled for
-//! AVX2 (three-operand instructions, one-instruction lane selects; no FMA, same bits).
+//! AVX2 (three-operand instructions, one-instruction lane selects; no FMA, same bits), and in
+//! `f32` the selection of eight pairs at a time in 256-bit lanes.
 
 use arrayvec::ArrayVec;
 use sepax_shapes::math::{Matrix3, Point3, Real, Vector3};
