@@ -6,8 +6,10 @@
 //! `sepax_into` writes it into one reused manifold (`contact_manifold_into`), as parry3d's line
 //! does with its manifold: `sepax_into` is the like-for-like comparison with `parry3d_manifold`.
 //! A third, `sepax_batch`, computes all 4096 manifolds with one call of the batch API
-//! (`contact_manifolds_into`, four OBB pairs per lane group in the axis selection) into 4096
-//! reused manifolds; its time per element is per pair, like the others.
+//! (`contact_manifolds_into`, four OBB pairs per lane group in the axis selection, eight with
+//! AVX2 in `f32`) into 4096 reused manifolds; its time per element is per pair, like the
+//! others. `sepax_batch_portable` is the same without the run-time AVX2 build
+//! (`contact_manifolds_into_portable`).
 //! Run: `cargo bench --bench contact -- --warm-up-time 1 --measurement-time 3`.
 //!
 //! Data sets (4096 pairs each, seeded, every pair intersecting):
@@ -31,6 +33,7 @@ use parry3d::query::ContactManifold;
 use parry3d::shape::Cuboid;
 use sepax::narrowphase::contact::box_box::{
     contact_manifold, contact_manifold_into, contact_manifolds_into,
+    contact_manifolds_into_portable,
 };
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold as SepaxManifold};
 use sepax::prelude::*;
@@ -156,6 +159,22 @@ fn bench(c: &mut Criterion) {
                 ];
                 // (Returns the number of pairs in contact: no second pass over the output.)
                 bch.iter(|| contact_manifolds_into(black_box(&refs), &config, &mut out))
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("sepax_batch_portable", name),
+            &pairs,
+            |bch, pairs| {
+                let refs: Vec<(&Obb, &Obb)> = pairs.iter().map(|p| (&p.a, &p.b)).collect();
+                let mut out = vec![
+                    SepaxManifold {
+                        normal: Vector3::zeros(),
+                        depth: 0.0,
+                        points: Default::default(),
+                    };
+                    refs.len()
+                ];
+                bch.iter(|| contact_manifolds_into_portable(black_box(&refs), &config, &mut out))
             },
         );
         group.bench_with_input(

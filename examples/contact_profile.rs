@@ -4,7 +4,8 @@
 //! with `pen`, the axis selection alone (`box_box::penetration`) instead of the whole manifold;
 //! with `into`, the in-place `contact_manifold_into` into one reused manifold; with `batch`, the
 //! batch `contact_manifolds_into` over the 4096 pairs into 4096 reused manifolds (one call per
-//! pass, time per pair).
+//! pass, time per pair); with `batch-portable`, the batch without the run-time AVX2 build
+//! (`contact_manifolds_into_portable`).
 //! Instructions per call: `valgrind --tool=callgrind --toggle-collect='*contact_manifold_call*'
 //! <binary> random 1 [into]` (or `--toggle-collect='*penetration_call*' <binary> random 1 pen`;
 //! the data set is built outside the collected function), then divide the collected `Ir` by the
@@ -18,7 +19,8 @@
 #![allow(clippy::unnecessary_cast)]
 
 use sepax::narrowphase::contact::box_box::{
-    contact_manifold, contact_manifold_into, contact_manifolds_into, penetration, BoxPenetration,
+    contact_manifold, contact_manifold_into, contact_manifolds_into,
+    contact_manifolds_into_portable, penetration, BoxPenetration,
 };
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold};
 use sepax::narrowphase::sat::SatAxis;
@@ -85,6 +87,16 @@ fn batch_call(
     contact_manifolds_into(pairs, config, out)
 }
 
+/// [`batch_call`] with the portable batch (`--toggle-collect='*batch_portable_call*'`).
+#[inline(never)]
+fn batch_portable_call(
+    pairs: &[(&Obb, &Obb)],
+    config: &ContactConfig,
+    out: &mut [ContactManifold],
+) -> usize {
+    contact_manifolds_into_portable(pairs, config, out)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let name = args.get(1).map_or("random", String::as_str);
@@ -112,13 +124,18 @@ fn main() {
         return;
     }
     let mut points = 0usize;
-    if args.get(3).is_some_and(|s| s == "batch") {
+    let portable = args.get(3).is_some_and(|s| s == "batch-portable");
+    if portable || args.get(3).is_some_and(|s| s == "batch") {
         let refs: Vec<(&Obb, &Obb)> = pairs.iter().map(|p| (&p.a, &p.b)).collect();
         let mut out = vec![m; refs.len()];
         let t = std::time::Instant::now();
         let mut contacts = 0;
         for _ in 0..passes {
-            contacts += batch_call(black_box(&refs), &config, &mut out);
+            contacts += if portable {
+                batch_portable_call(black_box(&refs), &config, &mut out)
+            } else {
+                batch_call(black_box(&refs), &config, &mut out)
+            };
         }
         let ns = t.elapsed().as_nanos() as f64 / (passes * pairs.len()) as f64;
         // (Counted outside the timing: every pass writes the same manifolds.)
@@ -127,7 +144,8 @@ fn main() {
             contacts,
             passes * out.iter().filter(|m| !m.points.is_empty()).count()
         );
-        println!("{name} batch: {ns:.1} ns/pair (wall), {points} points");
+        let what = if portable { "batch-portable" } else { "batch" };
+        println!("{name} {what}: {ns:.1} ns/pair (wall), {points} points");
         return;
     }
     for _ in 0..passes {

@@ -5,7 +5,8 @@
 //! (and with `--features f64`): `cargo run --release --example manifold_digest`. It also checks
 //! that the in-place `contact_manifold_into`, into one reused manifold, gives the same bits, and
 //! that the batch `contact_manifolds_into` over all the pairs of each kind mix (stale manifolds
-//! in its output) does too.
+//! in its output) does too. With the argument `portable`, the batch is the portable build
+//! (`contact_manifolds_into_portable`, no run-time AVX2): the digests must not change.
 
 // The data module also serves the bench, which uses all of it.
 #![allow(dead_code)]
@@ -13,6 +14,7 @@
 #![allow(clippy::unnecessary_cast)]
 use sepax::narrowphase::contact::box_box::{
     contact_manifold, contact_manifold_into, contact_manifolds_into,
+    contact_manifolds_into_portable,
 };
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint, FeatureId};
 use sepax::prelude::*;
@@ -86,7 +88,11 @@ fn batch<A: BoxShape, B: BoxShape>(
     cfg: &ContactConfig,
 ) -> Vec<Option<ContactManifold>> {
     let mut out = vec![stale(); pairs.len()];
-    let n = contact_manifolds_into(pairs, cfg, &mut out);
+    let n = if portable() {
+        contact_manifolds_into_portable(pairs, cfg, &mut out)
+    } else {
+        contact_manifolds_into(pairs, cfg, &mut out)
+    };
     let s = stale();
     let r: Vec<_> = out
         .into_iter()
@@ -101,6 +107,11 @@ fn batch<A: BoxShape, B: BoxShape>(
         .collect();
     assert_eq!(n, r.iter().filter(|m| m.is_some()).count());
     r
+}
+
+/// Whether the command line asks for the portable batch.
+fn portable() -> bool {
+    std::env::args().nth(1).is_some_and(|a| a == "portable")
 }
 
 fn main() {

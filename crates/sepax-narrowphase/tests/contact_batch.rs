@@ -4,7 +4,8 @@
 //! ...) as OBB pairs in both orders, on resting pairs (whose two vertical edge axes are nearly
 //! parallel in every pair), with AABBs in the pairs (the per-pair fallback), with every batch
 //! length 0..=9 (the tail), without and with a speculative margin; the output slots hold stale
-//! values before each call, and a slot without a manifold keeps its normal and depth.
+//! values before each call, and a slot without a manifold keeps its normal and depth. Every
+//! check runs both the public function (AVX2 build where the CPU has it) and the portable one.
 
 // Real -> f64 casts (in `common`) are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
@@ -12,7 +13,9 @@
 mod common;
 
 use common::{Gen, CATEGORIES};
-use sepax_narrowphase::contact::box_box::{contact_manifold_into, contact_manifolds_into};
+use sepax_narrowphase::contact::box_box::{
+    contact_manifold_into, contact_manifolds_into, contact_manifolds_into_portable,
+};
 use sepax_narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint, FeatureId};
 use sepax_narrowphase::intersect::BoxShape;
 use sepax_shapes::math::{Point3, Real, UnitQuaternion, Vector3};
@@ -49,15 +52,35 @@ fn stale(k: usize) -> ContactManifold {
     }
 }
 
-/// Runs the batch on `pairs` and checks every slot against the single-pair call on the same
-/// stale slot; returns the number of pairs with a manifold.
+/// Runs the batch (the public function and the portable one) on `pairs` and checks every slot
+/// against the single-pair call on the same stale slot; returns the number of pairs with a
+/// manifold.
 fn check<A: BoxShape + std::fmt::Debug, B: BoxShape + std::fmt::Debug>(
     pairs: &[(&A, &B)],
     cfg: &ContactConfig,
     what: &str,
 ) -> usize {
+    let n = check_one(pairs, cfg, what, contact_manifolds_into);
+    let portable = format!("{what} (portable)");
+    assert_eq!(
+        check_one(pairs, cfg, &portable, contact_manifolds_into_portable),
+        n
+    );
+    n
+}
+
+/// The batch signature.
+type Batch<A, B> = fn(&[(&A, &B)], &ContactConfig, &mut [ContactManifold]) -> usize;
+
+/// [`check`] for one batch function.
+fn check_one<A: BoxShape + std::fmt::Debug, B: BoxShape + std::fmt::Debug>(
+    pairs: &[(&A, &B)],
+    cfg: &ContactConfig,
+    what: &str,
+    batch: Batch<A, B>,
+) -> usize {
     let mut got: Vec<_> = (0..pairs.len()).map(stale).collect();
-    let n = contact_manifolds_into(pairs, cfg, &mut got);
+    let n = batch(pairs, cfg, &mut got);
     let mut count = 0;
     for (k, (&(a, b), g)) in pairs.iter().zip(&got).enumerate() {
         let mut want = stale(k);
@@ -213,6 +236,19 @@ fn batch_panics_on_length_mismatch() {
     .unwrap();
     let mut out = vec![stale(0); 2];
     let _ = contact_manifolds_into(&[(&b, &b)], &ContactConfig::default(), &mut out);
+}
+
+#[test]
+#[should_panic(expected = "differ in length")]
+fn portable_batch_panics_on_length_mismatch() {
+    let b = Obb::from_rotation(
+        Point3::origin(),
+        UnitQuaternion::identity(),
+        Vector3::new(1.0, 1.0, 1.0),
+    )
+    .unwrap();
+    let mut out = vec![stale(0); 2];
+    let _ = contact_manifolds_into_portable(&[(&b, &b)], &ContactConfig::default(), &mut out);
 }
 
 #[test]
