@@ -127,11 +127,7 @@ fn bench(c: &mut Criterion) {
             BenchmarkId::new("sepax_into", name),
             &pairs,
             |bch, pairs| {
-                let mut m = SepaxManifold {
-                    normal: Vector3::zeros(),
-                    depth: 0.0,
-                    points: Default::default(),
-                };
+                let mut m = SepaxManifold::empty();
                 bch.iter(|| {
                     let mut n = 0usize;
                     for p in pairs {
@@ -144,39 +140,20 @@ fn bench(c: &mut Criterion) {
                 })
             },
         );
-        group.bench_with_input(
-            BenchmarkId::new("sepax_batch", name),
-            &pairs,
-            |bch, pairs| {
+        // The batch, with the AVX2 build chosen at run time and without it.
+        type Batch = fn(&[(&Obb, &Obb)], &ContactConfig, &mut [SepaxManifold]) -> usize;
+        let batches: [(&str, Batch); 2] = [
+            ("sepax_batch", contact_manifolds_into),
+            ("sepax_batch_portable", contact_manifolds_into_portable),
+        ];
+        for (label, batch) in batches {
+            group.bench_with_input(BenchmarkId::new(label, name), &pairs, |bch, pairs| {
                 let refs: Vec<(&Obb, &Obb)> = pairs.iter().map(|p| (&p.a, &p.b)).collect();
-                let mut out = vec![
-                    SepaxManifold {
-                        normal: Vector3::zeros(),
-                        depth: 0.0,
-                        points: Default::default(),
-                    };
-                    refs.len()
-                ];
+                let mut out = vec![SepaxManifold::empty(); refs.len()];
                 // (Returns the number of pairs in contact: no second pass over the output.)
-                bch.iter(|| contact_manifolds_into(black_box(&refs), &config, &mut out))
-            },
-        );
-        group.bench_with_input(
-            BenchmarkId::new("sepax_batch_portable", name),
-            &pairs,
-            |bch, pairs| {
-                let refs: Vec<(&Obb, &Obb)> = pairs.iter().map(|p| (&p.a, &p.b)).collect();
-                let mut out = vec![
-                    SepaxManifold {
-                        normal: Vector3::zeros(),
-                        depth: 0.0,
-                        points: Default::default(),
-                    };
-                    refs.len()
-                ];
-                bch.iter(|| contact_manifolds_into_portable(black_box(&refs), &config, &mut out))
-            },
-        );
+                bch.iter(|| batch(black_box(&refs), &config, &mut out))
+            });
+        }
         group.bench_with_input(
             BenchmarkId::new("parry3d_manifold", name),
             &parry,

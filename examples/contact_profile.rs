@@ -25,7 +25,6 @@ use sepax::narrowphase::contact::box_box::{
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold};
 use sepax::narrowphase::sat::SatAxis;
 use sepax::prelude::Obb;
-use sepax::prelude::Vector3;
 use std::hint::black_box;
 
 #[path = "../benches/data/box_pairs.rs"]
@@ -105,11 +104,7 @@ fn main() {
     let pairs = data::data_set(name, 4096);
     let config = ContactConfig::default();
     let into = args.get(3).is_some_and(|s| s == "into");
-    let mut m = ContactManifold {
-        normal: Vector3::zeros(),
-        depth: 0.0,
-        points: Default::default(),
-    };
+    let mut m = ContactManifold::empty();
     let t = std::time::Instant::now();
     if pen {
         let mut sum = 0.0;

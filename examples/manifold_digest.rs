@@ -125,11 +125,7 @@ fn main() {
             let mut hab = H(0xcbf29ce484222325);
             // The in-place calls, hashed the same way (a `false` as `None`).
             let (mut hi, mut habi) = (H(h.0), H(hab.0));
-            let mut reused = ContactManifold {
-                normal: Vector3::zeros(),
-                depth: 0.0,
-                points: Default::default(),
-            };
+            let mut reused = ContactManifold::empty();
             let mut npts = 0;
             for p in &pairs {
                 let m = contact_manifold(&p.a, &p.b, cfg);

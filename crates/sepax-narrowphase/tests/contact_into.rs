@@ -9,26 +9,10 @@
 
 mod common;
 
-use common::{AnyBox, Gen, CATEGORIES};
+use common::{manifold_bits as bits, AnyBox, Gen, CATEGORIES};
 use sepax_narrowphase::contact::box_box::{contact_manifold, contact_manifold_into};
 use sepax_narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint};
-use sepax_shapes::math::{Point3, Real, Vector3};
-
-/// Every bit of a manifold, in order (the point count included).
-fn bits(m: &ContactManifold) -> Vec<u64> {
-    let r = |x: Real| x.to_bits() as u64;
-    let mut v = vec![r(m.normal.x), r(m.normal.y), r(m.normal.z), r(m.depth)];
-    v.push(m.points.len() as u64);
-    for p in &m.points {
-        for k in 0..3 {
-            v.push(r(p.point_a[k]));
-            v.push(r(p.point_b[k]));
-        }
-        v.push(r(p.depth));
-        v.push(u64::from(p.id.0));
-    }
-    v
-}
+use sepax_shapes::math::{Point3, Vector3};
 
 #[test]
 fn in_place_matches_the_returned_manifold() {

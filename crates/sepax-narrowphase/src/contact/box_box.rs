@@ -1652,11 +1652,7 @@ fn manifold_lean<A: LeanBox, B: LeanBox>(
     fb: &B,
     config: &ContactConfig,
 ) -> Option<ContactManifold> {
-    let mut m = ContactManifold {
-        normal: Vector3::zeros(),
-        depth: 0.0,
-        points: ArrayVec::new(),
-    };
+    let mut m = ContactManifold::empty();
     if manifold_into_lean(fa, fb, config, &mut m) {
         Some(m)
     } else {

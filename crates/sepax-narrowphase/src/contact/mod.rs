@@ -105,7 +105,26 @@ pub struct ContactManifold {
     pub points: ArrayVec<ContactPoint, 4>,
 }
 
+impl Default for ContactManifold {
+    /// [`ContactManifold::empty`].
+    fn default() -> Self {
+        Self::empty()
+    }
+}
+
 impl ContactManifold {
+    /// A manifold without points (zero normal and depth): the slot that the in-place queries
+    /// ([`box_box::contact_manifold_into`], [`box_box::contact_manifolds_into`]) fill, and
+    /// what they leave without points for a pair not in contact.
+    #[inline]
+    pub fn empty() -> Self {
+        Self {
+            normal: Vector3::zeros(),
+            depth: 0.0,
+            points: ArrayVec::new(),
+        }
+    }
+
     /// The same manifold seen with the two shapes exchanged: normal negated, surface points and
     /// their roles swapped (feature ids kept).
     pub fn flipped(mut self) -> Self {

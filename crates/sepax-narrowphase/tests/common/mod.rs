@@ -596,3 +596,20 @@ impl Gen {
         })
     }
 }
+
+/// Every bit of a contact manifold, in order (the point count included), for bit-for-bit
+/// comparisons of two ways of computing it.
+pub fn manifold_bits(m: &sepax_narrowphase::contact::ContactManifold) -> Vec<u64> {
+    let r = |x: sepax_shapes::math::Real| x.to_bits() as u64;
+    let mut v = vec![r(m.normal.x), r(m.normal.y), r(m.normal.z), r(m.depth)];
+    v.push(m.points.len() as u64);
+    for p in &m.points {
+        for k in 0..3 {
+            v.push(r(p.point_a[k]));
+            v.push(r(p.point_b[k]));
+        }
+        v.push(r(p.depth));
+        v.push(u64::from(p.id.0));
+    }
+    v
+}
