@@ -66,7 +66,7 @@
 //! a few full-width lane operations for four pairs, the argmins compare-select chains, the
 //! tie-break lane selects, no horizontal operations), then each pair's values go back to the
 //! per-pair layout by 4x4 transposes and the face/edge contact is the single path's own code
-//! (`manifold_finish`). Pairs with an AABB, the last `len % 4` pairs, pairs whose nearly
+//! (`finish_into`). Pairs with an AABB, the last `len % 4` pairs, pairs whose nearly
 //! parallel edges the lane test does not rule out (the accurate edge path), and every pair in
 //! the `f64` build (where the lane groups measured slower) take the single-pair path. On an
 //! x86-64 processor with AVX2 (detected at run time) the batch runs the same code compiled for
@@ -1669,8 +1669,23 @@ fn manifold_into_lean<A: LeanBox, B: LeanBox>(
     config: &ContactConfig,
     out: &mut ContactManifold,
 ) -> bool {
+    let l = Local::new(fa, fb);
+    let choice = l.axis();
+    finish_into(&l, &choice, config, out)
+}
+
+/// The manifold from the pair in `A`'s frame and its chosen axis, written into `out` as
+/// [`contact_manifold_into`] documents it (shared by the single path and the batch of
+/// [`contact_manifolds_into`]).
+#[inline(always)]
+fn finish_into<A: LeanBox, B: LeanBox>(
+    l: &Local<'_, A, B>,
+    choice: &Choice,
+    config: &ContactConfig,
+    out: &mut ContactManifold,
+) -> bool {
     out.points.clear();
-    match manifold_parts(fa, fb, config, &mut out.points) {
+    match manifold_finish(l, choice, config, &mut out.points) {
         Some((normal, depth)) => {
             out.normal = normal;
             out.depth = depth;
@@ -1680,24 +1695,9 @@ fn manifold_into_lean<A: LeanBox, B: LeanBox>(
     }
 }
 
-/// The manifold's normal and depth, its points written into `points` (which is empty on entry);
-/// `None` when the pair is separated beyond the margin or no point is left.
-#[inline(always)]
-fn manifold_parts<A: LeanBox, B: LeanBox>(
-    fa: &A,
-    fb: &B,
-    config: &ContactConfig,
-    points: &mut ArrayVec<ContactPoint, 4>,
-) -> Option<(Vector3, Real)> {
-    let l = Local::new(fa, fb);
-    let choice = l.axis();
-    manifold_finish(&l, &choice, config, points)
-}
-
 /// The manifold's normal and depth from the pair in `A`'s frame and its chosen axis (the part
-/// after the axis selection, shared by [`manifold_parts`] and the batch of
-/// [`contact_manifolds_into`]), its points written into `points` (empty on entry); `None` when
-/// the pair is separated beyond the margin or no point is left.
+/// after the axis selection, for [`finish_into`]), its points written into `points` (empty on
+/// entry); `None` when the pair is separated beyond the margin or no point is left.
 #[inline(always)]
 fn manifold_finish<A: LeanBox, B: LeanBox>(
     l: &Local<'_, A, B>,

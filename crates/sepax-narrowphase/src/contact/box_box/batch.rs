@@ -10,14 +10,14 @@
 //! select chain over the nine edges. Nearly parallel edges that [`Local::edge_cannot_win`]
 //! (in lanes here) does not rule out send their pair through the single-pair code (which then
 //! runs the accurate path). Per pair, the lanes go back to the single path's per-pair layout
-//! with 4x4 transposes, and the face/edge contact is [`manifold_finish`], the single path's own
+//! with 4x4 transposes, and the face/edge contact is [`finish_into`], the single path's own
 //! code. The public function uses the lane groups in the `f32` build only ([`LANE_GROUPS`]);
 //! on a CPU with AVX2 it runs them compiled for AVX2, eight pairs per group (module `avx`).
 
 use super::*;
 
 /// The per-lane selection of a group of pairs (four with [`V4`], eight with the AVX2 build's
-/// eight-lane vector): everything [`manifold_finish`] needs, still in lanes, plus the lanes
+/// eight-lane vector): everything [`finish_into`] needs, still in lanes, plus the lanes
 /// that must take the single-pair path.
 struct Group<L = V4> {
     /// `R_ij` (lanes = pairs), `r[i][j]`.
@@ -454,12 +454,7 @@ fn finish4(
             count += usize::from(single(l.fa, l.fb, config, o));
             continue;
         }
-        o.points.clear();
-        if let Some((normal, depth)) = manifold_finish(l, &choices[p], config, &mut o.points) {
-            o.normal = normal;
-            o.depth = depth;
-            count += 1;
-        }
+        count += usize::from(finish_into(l, &choices[p], config, o));
     }
     count
 }
