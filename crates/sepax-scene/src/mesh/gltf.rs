@@ -24,7 +24,60 @@ const IDENTITY: Mat4 = [
 pub(super) fn read(bytes: &[u8], path: &Path, stem: &str) -> Result<Vec<MeshPart>, ReadError> {
     let file = gltf::Gltf::from_slice(bytes).map_err(|e| e.to_string())?;
     let buffers = super::gltf_buffers::load(&file, path)?;
-    let doc = &file.document;
+    for mesh in file.document.meshes() {
+        for prim in mesh.primitives() {
+            check_primitive(&prim, &buffers)
+                .map_err(|e| format!("mesh {} primitive {}: {e}", mesh.index(), prim.index()))?;
+        }
+    }
+    let placed = walk(&file.document)?;
+    // The caps are checked on the declared counts before any accessor is read.
+    let mut totals = (0usize, 0usize);
+    for (node, _) in &placed {
+        for prim in node.mesh().iter().flat_map(|m| m.primitives()) {
+            let (v, t) = declared_size(&prim);
+            totals = (totals.0.saturating_add(v), totals.1.saturating_add(t));
+        }
+    }
+    if totals.0 > MAX_VERTICES || totals.1 > MAX_TRIANGLES {
+        return Err(format!(
+            "the nodes would produce {} vertices and {} triangles, over the caps of \
+             {MAX_VERTICES} and {MAX_TRIANGLES}",
+            totals.0, totals.1
+        )
+        .into());
+    }
+    let mut parts = Vec::new();
+    for (node, world) in placed {
+        let Some(mesh) = node.mesh() else { continue };
+        let name = node
+            .name()
+            .or(mesh.name())
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("{stem}.node{}", node.index()));
+        let mut part = MeshPart {
+            name,
+            vertices: Vec::new(),
+            triangles: Vec::new(),
+        };
+        for prim in mesh.primitives() {
+            add_primitive(&prim, &buffers, &world, &mut part).map_err(|e| {
+                format!(
+                    "node {} mesh {} primitive {}: {e}",
+                    node.index(),
+                    mesh.index(),
+                    prim.index()
+                )
+            })?;
+        }
+        parts.push(part);
+    }
+    Ok(parts)
+}
+
+/// The nodes with a mesh and their world transforms, depth first from the scene's roots; each
+/// node visited once.
+fn walk(doc: &gltf::Document) -> Result<Vec<(gltf::Node<'_>, Mat4)>, String> {
     let roots: Vec<gltf::Node> = match doc.default_scene().or_else(|| doc.scenes().next()) {
         Some(scene) => scene.nodes().collect(),
         // No scene: the nodes that are nobody's child.
@@ -37,78 +90,50 @@ pub(super) fn read(bytes: &[u8], path: &Path, stem: &str) -> Result<Vec<MeshPart
         }
     };
     let mut seen = vec![false; doc.nodes().len()];
-    let mut totals = (0usize, 0usize);
-    let mut parts = Vec::new();
+    let mut placed = Vec::new();
     let mut stack: Vec<(gltf::Node, Mat4)> =
         roots.into_iter().rev().map(|n| (n, IDENTITY)).collect();
     while let Some((node, parent)) = stack.pop() {
         let Some(slot) = seen.get_mut(node.index()) else {
-            return Err(format!("node {} does not exist", node.index()).into());
+            return Err(format!("node {} does not exist", node.index()));
         };
         if std::mem::replace(slot, true) {
             return Err(format!(
                 "node {} is reached twice (nodes must form strict trees: no cycles, one parent \
                  each, one scene root each)",
                 node.index()
-            )
-            .into());
+            ));
         }
         let local = node.transform().matrix().map(|c| c.map(|v| v as f64));
         let world = mul(&parent, &local);
-        if let Some(mesh) = node.mesh() {
-            let name = node
-                .name()
-                .or(mesh.name())
-                .map(str::to_string)
-                .unwrap_or_else(|| format!("{stem}.node{}", node.index()));
-            let mut part = MeshPart {
-                name,
-                vertices: Vec::new(),
-                triangles: Vec::new(),
-            };
-            for prim in mesh.primitives() {
-                add_primitive(&prim, &buffers, &world, &mut part, &mut totals).map_err(|e| {
-                    format!(
-                        "node {} mesh {} primitive {}: {e}",
-                        node.index(),
-                        mesh.index(),
-                        prim.index()
-                    )
-                })?;
-            }
-            parts.push(part);
-        }
         for child in node.children().collect::<Vec<_>>().into_iter().rev() {
             stack.push((child, world));
         }
+        if node.mesh().is_some() {
+            placed.push((node, world));
+        }
     }
-    Ok(parts)
+    Ok(placed)
 }
 
-/// Adds `count` more vertices and `tris` more triangles to the running totals, within the caps.
-fn reserve(totals: &mut (usize, usize), count: usize, tris: usize) -> Result<(), String> {
-    totals.0 = totals.0.saturating_add(count);
-    totals.1 = totals.1.saturating_add(tris);
-    if totals.0 > MAX_VERTICES {
-        return Err(format!(
-            "the model would produce over {MAX_VERTICES} vertices (the cap)"
-        ));
-    }
-    if totals.1 > MAX_TRIANGLES {
-        return Err(format!(
-            "the model would produce over {MAX_TRIANGLES} triangles (the cap)"
-        ));
-    }
-    Ok(())
+/// The vertices and triangles a primitive declares (each primitive counted as at least one
+/// vertex, so that many empty primitives repeated by many nodes stay bounded too).
+fn declared_size(prim: &gltf::Primitive) -> (usize, usize) {
+    let n = prim
+        .get(&gltf::Semantic::Positions)
+        .map_or(0, |a| a.count());
+    let k = prim.indices().map_or(n, |a| a.count());
+    // A strip or fan of k indices has k - 2 triangles; a list k / 3.
+    let t = match prim.mode() {
+        Mode::Triangles => k / 3,
+        Mode::TriangleFan | Mode::TriangleStrip => k.saturating_sub(2),
+        _ => 0,
+    };
+    (n.max(1), t)
 }
 
-fn add_primitive(
-    prim: &gltf::Primitive,
-    buffers: &[Vec<u8>],
-    m: &Mat4,
-    part: &mut MeshPart,
-    totals: &mut (usize, usize),
-) -> Result<(), String> {
+/// The types a primitive's accessors must have, and every accessor inside its view and buffer.
+fn check_primitive(prim: &gltf::Primitive, buffers: &[Vec<u8>]) -> Result<(), String> {
     use gltf::accessor::{DataType, Dimensions};
     let Some(pos) = prim.get(&gltf::Semantic::Positions) else {
         return Err("no POSITION attribute".into());
@@ -134,17 +159,20 @@ fn add_primitive(
         }
         check_accessor(idx, buffers)?;
     }
-    let n = pos.count();
-    let index_count = indices.as_ref().map_or(n, |a| a.count());
-    // A strip or fan of k indices has k - 2 triangles; a list k / 3.
-    let tris = match prim.mode() {
-        Mode::Triangles => index_count / 3,
-        Mode::TriangleFan | Mode::TriangleStrip => index_count.saturating_sub(2),
-        _ => 0,
+    Ok(())
+}
+
+fn add_primitive(
+    prim: &gltf::Primitive,
+    buffers: &[Vec<u8>],
+    m: &Mat4,
+    part: &mut MeshPart,
+) -> Result<(), String> {
+    let Some(pos) = prim.get(&gltf::Semantic::Positions) else {
+        return Err("no POSITION attribute".into());
     };
-    // Each primitive instance counts as at least one vertex, so that many empty primitives
-    // repeated by many nodes stay bounded too.
-    reserve(totals, n.max(1), tris)?;
+    let indices = prim.indices();
+    let n = pos.count();
     if n == 0 {
         return Ok(());
     }
