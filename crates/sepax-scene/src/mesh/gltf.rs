@@ -22,6 +22,36 @@ const IDENTITY: Mat4 = [
 ];
 
 pub(super) fn read(bytes: &[u8], path: &Path, stem: &str) -> Result<Vec<MeshPart>, ReadError> {
+    if bytes.starts_with(b"glTF") {
+        // The `gltf` crate subtracts the 12-byte header from the declared length unchecked.
+        let declared = bytes
+            .get(8..12)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        match declared {
+            None => return Err(format!("GLB header cut short: {} bytes", bytes.len()).into()),
+            Some(n) if n < 12 => {
+                return Err(format!("GLB header declares a length of {n} bytes, under 12").into())
+            }
+            _ => {}
+        }
+    }
+    // `gltf-json`'s validation indexes the POSITION accessor before checking that it exists (a
+    // panic on a dangling index), so that index is checked first on the unvalidated document.
+    let unchecked = gltf::Gltf::from_slice_without_validation(bytes).map_err(|e| e.to_string())?;
+    let accessors = unchecked.document.as_json().accessors.len();
+    for (m, mesh) in unchecked.document.as_json().meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            let pos = gltf::json::validation::Checked::Valid(gltf::Semantic::Positions);
+            if let Some(a) = prim.attributes.get(&pos).filter(|a| a.value() >= accessors) {
+                return Err(format!(
+                    "mesh {m} primitive {p}: POSITION accessor {} does not exist ({accessors} accessors)",
+                    a.value()
+                )
+                .into());
+            }
+        }
+    }
+    drop(unchecked);
     let file = gltf::Gltf::from_slice(bytes).map_err(|e| e.to_string())?;
     let buffers = super::gltf_buffers::load(&file, path)?;
     for mesh in file.document.meshes() {

@@ -185,7 +185,7 @@ pub fn read_mesh_file(path: impl AsRef<Path>) -> Result<Vec<MeshPart>, MeshError
     let parse = |message: String| MeshError::Parse {
         path: shown.clone(),
         format: format.name(),
-        message,
+        message: one_line(&message),
     };
     let parts = match format {
         MeshFormat::Obj => obj::read(&bytes, &stem),
@@ -198,8 +198,8 @@ pub fn read_mesh_file(path: impl AsRef<Path>) -> Result<Vec<MeshPart>, MeshError
         ReadError::Reference { reference, rule } => MeshError::Reference {
             path: shown.clone(),
             format: format.name(),
-            reference,
-            rule,
+            reference: one_line(&reference),
+            rule: one_line(&rule),
         },
         ReadError::NoFaces(vertices) => MeshError::NoFaces {
             path: shown.clone(),
@@ -226,6 +226,26 @@ pub fn all_vertices(parts: &[MeshPart]) -> Vec<Point3> {
         .iter()
         .flat_map(|p| p.vertices.iter().copied())
         .collect()
+}
+
+/// The parsers' messages on one line: control characters (newlines and tabs included, which
+/// some parsers use for layout, and any a file quotes) become single spaces, and a message that
+/// quotes much of the file is cut.
+fn one_line(message: &str) -> String {
+    const MAX: usize = 400;
+    let mut out = String::with_capacity(message.len().min(MAX + 3));
+    for ch in message.chars() {
+        let ch = if ch.is_control() { ' ' } else { ch };
+        if ch == ' ' && (out.is_empty() || out.ends_with(' ')) {
+            continue;
+        }
+        if out.len() >= MAX {
+            out.push_str("...");
+            break;
+        }
+        out.push(ch);
+    }
+    out.trim_end().to_string()
 }
 
 /// The caps on what a model produces.

@@ -11,7 +11,11 @@ pub(super) fn read(bytes: &[u8], stem: &str) -> Result<Vec<MeshPart>, ReadError>
         ignore_points: true,
         ignore_lines: true,
     };
-    let mut reader = std::io::BufReader::new(bytes);
+    // Texture coordinates and normals are not needed, and `tobj` multiplies their face indices
+    // unchecked (an overflow panic on `f 1/-99999999999 ...`): their lines are left out, so that
+    // `tobj` sees none and never indexes them.
+    let geometry = without_vt_vn(bytes);
+    let mut reader = std::io::BufReader::new(geometry.as_slice());
     let (models, _materials) =
         tobj::load_obj_buf(&mut reader, &options, |_| Ok(Default::default()))
             .map_err(|e| ReadError::Parse(e.to_string()))?;
@@ -54,6 +58,22 @@ pub(super) fn read(bytes: &[u8], stem: &str) -> Result<Vec<MeshPart>, ReadError>
         }
     }
     Ok(parts)
+}
+
+/// The file without its `vt` and `vn` lines.
+fn without_vt_vn(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let word = line
+            .trim_ascii_start()
+            .split(|b| b.is_ascii_whitespace())
+            .next()
+            .unwrap_or_default();
+        if word != b"vt" && word != b"vn" {
+            out.extend_from_slice(line);
+        }
+    }
+    out
 }
 
 /// How many `v` (position) lines the file has.
