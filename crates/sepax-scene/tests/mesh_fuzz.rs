@@ -140,7 +140,7 @@ fn gltf_tree(uri: Option<String>) -> Value {
         "nodes": [
             { "name": "arm", "translation": [10, 0, 0], "children": [1, 2] },
             { "name": "hand", "mesh": 0, "scale": [2, 2, 2] },
-            { "name": "finger", "mesh": 0, "rotation": [0, 0, 0.7071068, 0.7071068] }
+            { "name": "finger", "mesh": 0, "rotation": [0, 0, 0.6, 0.8] }
         ],
         "meshes": [{ "primitives": [{ "attributes": { "POSITION": 0 }, "indices": 1, "mode": 4 }] }],
         "buffers": [buffer],
