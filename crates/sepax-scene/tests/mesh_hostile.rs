@@ -6,12 +6,27 @@ use sepax_scene::mesh::{read_mesh_file, MeshError, MeshPart, MAX_FILE_BYTES};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// A fresh folder per test (tests run in parallel).
-fn dir(name: &str) -> PathBuf {
+/// A fresh folder per test (tests run in parallel), removed when the test ends.
+struct Folder(PathBuf);
+
+impl std::ops::Deref for Folder {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn dir(name: &str) -> Folder {
     let d = std::env::temp_dir().join(format!("sepax-hostile-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Folder(d)
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
