@@ -7,17 +7,36 @@
 //! [`MeshError`] that names the file, the format and what is broken. Coordinates are read as
 //! `f32` (all four formats store single precision, except PLY `double` properties, which are
 //! rounded to `Real`).
+//!
+//! Every file is untrusted: `docs/mesh-import.md` states the policy for references a model makes
+//! (glTF buffer URIs resolve only to regular files inside the model's folder; OBJ `mtllib` is not
+//! read), the caps ([`MAX_FILE_BYTES`], [`MAX_VERTICES`], [`MAX_TRIANGLES`]) and the time and
+//! memory bound of each reader.
 
 // Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
 mod gltf;
+mod gltf_buffers;
 mod obj;
 mod ply;
+mod source;
 mod stl;
 
 use sepax_shapes::math::{Point3, Real};
 use std::path::Path;
+
+/// The largest file read: the model itself and each external glTF buffer (all of a model's
+/// external buffers together, too). Checked from the file's metadata before reading, and the read
+/// itself stops there.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The most vertices a model may produce, all parts together (glTF instancing can repeat a mesh
+/// many times, so this is not implied by the file size).
+pub const MAX_VERTICES: usize = 1 << 25;
+
+/// The most triangles a model may produce, all parts together.
+pub const MAX_TRIANGLES: usize = 1 << 25;
 
 /// One part of a model: a named triangle mesh.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +84,50 @@ pub enum MeshError {
         /// The format.
         format: &'static str,
     },
+    /// The file has vertices but no faces, and the format's reader keeps only vertices that faces
+    /// use (OBJ).
+    #[error("{path}: the {format} file holds {vertices} vertices but no faces")]
+    NoFaces {
+        /// The path as given.
+        path: String,
+        /// The format.
+        format: &'static str,
+        /// How many vertex lines the file has.
+        vertices: usize,
+    },
+    /// A reference the model makes (a glTF buffer URI) breaks the import policy, or the file it
+    /// names cannot be read under it.
+    #[error("{path}: {format} {reference} refused: {rule}")]
+    Reference {
+        /// The model's path as given.
+        path: String,
+        /// The format.
+        format: &'static str,
+        /// What refers, e.g. `buffer 0 (uri "../x.bin")`.
+        reference: String,
+        /// The rule broken, or why the file cannot be read.
+        rule: String,
+    },
+}
+
+/// A failure inside a format reader: a broken file, or a refused reference.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    Parse(String),
+    Reference { reference: String, rule: String },
+    NoFaces(usize),
+}
+
+impl From<String> for ReadError {
+    fn from(m: String) -> Self {
+        ReadError::Parse(m)
+    }
+}
+
+impl From<&str> for ReadError {
+    fn from(m: &str) -> Self {
+        ReadError::Parse(m.to_string())
+    }
 }
 
 /// The supported formats.
@@ -111,9 +174,9 @@ pub fn read_mesh_file(path: impl AsRef<Path>) -> Result<Vec<MeshPart>, MeshError
     let format = MeshFormat::of_path(path).ok_or_else(|| MeshError::Unsupported {
         path: shown.clone(),
     })?;
-    let bytes = std::fs::read(path).map_err(|e| MeshError::Io {
+    let bytes = source::read_model(path).map_err(|message| MeshError::Io {
         path: shown.clone(),
-        message: e.to_string(),
+        message,
     })?;
     let stem = path
         .file_stem()
@@ -122,15 +185,29 @@ pub fn read_mesh_file(path: impl AsRef<Path>) -> Result<Vec<MeshPart>, MeshError
     let parse = |message: String| MeshError::Parse {
         path: shown.clone(),
         format: format.name(),
-        message,
+        message: one_line(&message),
     };
     let parts = match format {
         MeshFormat::Obj => obj::read(&bytes, &stem),
-        MeshFormat::Stl => stl::read(&bytes, &stem),
-        MeshFormat::Ply => ply::read(&bytes, &stem),
+        MeshFormat::Stl => stl::read(&bytes, &stem).map_err(ReadError::Parse),
+        MeshFormat::Ply => ply::read(&bytes, &stem).map_err(ReadError::Parse),
         MeshFormat::Gltf => gltf::read(&bytes, path, &stem),
     }
-    .map_err(parse)?;
+    .map_err(|e| match e {
+        ReadError::Parse(m) => parse(m),
+        ReadError::Reference { reference, rule } => MeshError::Reference {
+            path: shown.clone(),
+            format: format.name(),
+            reference: one_line(&reference),
+            rule: one_line(&rule),
+        },
+        ReadError::NoFaces(vertices) => MeshError::NoFaces {
+            path: shown.clone(),
+            format: format.name(),
+            vertices,
+        },
+    })?;
+    check_totals(&parts).map_err(parse)?;
     for part in &parts {
         check_part(part).map_err(parse)?;
     }
@@ -149,6 +226,39 @@ pub fn all_vertices(parts: &[MeshPart]) -> Vec<Point3> {
         .iter()
         .flat_map(|p| p.vertices.iter().copied())
         .collect()
+}
+
+/// The parsers' messages on one line: control characters (newlines and tabs included, which
+/// some parsers use for layout, and any a file quotes) become single spaces, and a message that
+/// quotes much of the file is cut.
+fn one_line(message: &str) -> String {
+    const MAX: usize = 400;
+    let mut out = String::with_capacity(message.len().min(MAX + 3));
+    for ch in message.chars() {
+        let ch = if ch.is_control() { ' ' } else { ch };
+        if ch == ' ' && (out.is_empty() || out.ends_with(' ')) {
+            continue;
+        }
+        if out.len() >= MAX {
+            out.push_str("...");
+            break;
+        }
+        out.push(ch);
+    }
+    out.trim_end().to_string()
+}
+
+/// The caps on what a model produces.
+fn check_totals(parts: &[MeshPart]) -> Result<(), String> {
+    let v: usize = parts.iter().map(|p| p.vertices.len()).sum();
+    let t: usize = parts.iter().map(|p| p.triangles.len()).sum();
+    if v > MAX_VERTICES {
+        return Err(format!("{v} vertices, over the cap of {MAX_VERTICES}"));
+    }
+    if t > MAX_TRIANGLES {
+        return Err(format!("{t} triangles, over the cap of {MAX_TRIANGLES}"));
+    }
+    Ok(())
 }
 
 /// Finite coordinates and indices in range.
