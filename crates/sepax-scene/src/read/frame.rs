@@ -343,11 +343,12 @@ fn largest(points: &[Point3]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// A size for a message: in the build's precision when it is one (shortest form), else as f64.
+/// A size for a message, in the build's precision (digits beyond it are noise), or as f64 when
+/// it is beyond the build's range.
 #[cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 fn show(x: f64) -> String {
     let r = x as Real;
-    if r.is_finite() && wide(r) == x {
+    if r.is_finite() {
         format!("{r}")
     } else {
         format!("{x}")
