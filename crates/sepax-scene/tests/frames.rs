@@ -367,3 +367,18 @@ fn frames_times_shapes_is_capped() {
     let scene: Scene = read_scene(&ok).unwrap();
     assert_eq!(scene.frames.len(), allowed);
 }
+
+#[test]
+fn the_example_of_the_format_doc_reads() {
+    let doc = include_str!("../../../docs/scene-format.md");
+    let start = doc.find("```json\n").unwrap() + "```json\n".len();
+    let example = &doc[start..start + doc[start..].find("\n```").unwrap()];
+    let scene = read_scene(example).unwrap();
+    assert_eq!(scene.frame_count(), 3);
+    let last = scene.placements_at(2).unwrap();
+    let ball = scene.shapes.iter().position(|s| s.id == "ball").unwrap();
+    assert_eq!(
+        last[ball],
+        Shape::Sphere(Sphere::new(p(0.0, 1.0, 0.0), 0.25).unwrap())
+    );
+}
