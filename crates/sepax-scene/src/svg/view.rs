@@ -12,6 +12,9 @@ use super::{DrawRay, DrawWitness, Style, StyledShape};
 use super::{AXIS, BEGAN, FONT, GUTTER_L, GUTTER_R, HIT_TEXT, LABEL_OVERLAP, MAX_LABELS};
 use super::{OTHER_TEXT, RAY, RAY_HIT, STATIC_TEXT};
 
+/// The radius of the began-this-frame badge (px).
+const BEGAN_RING: f64 = 6.5;
+
 /// What one view drew, for the legend.
 #[derive(Debug, Default, Clone, Copy)]
 pub(super) struct Drawn {
@@ -142,12 +145,12 @@ pub(super) fn draw_panel(
     }
 }
 
-/// A ring around (a small shape) or at the centre of (a large one) a shape whose contact began
-/// this frame; labels keep clear of it.
+/// A small ring badge on the top-right corner of the bounding box of a shape whose contact
+/// began this frame: the same mark for every size, and it never hides the shape. Labels keep
+/// clear of it.
 fn began_mark(out: &mut String, o: &Outline, id: &str, placer: &mut Placer) {
-    let (x0, y0, x1, y1) = o.bbox();
-    let c = P2::new(0.5 * (x0 + x1), 0.5 * (y0 + y1));
-    let r = (0.5 * (x1 - x0).hypot(y1 - y0) + 4.0).clamp(7.0, 14.0);
+    let (_, y0, x1, _) = o.bbox();
+    let (c, r) = (P2::new(x1, y0), BEGAN_RING);
     placer.block((c.x - r, c.y - r, c.x + r, c.y + r));
     w!(
         out,
