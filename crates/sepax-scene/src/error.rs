@@ -29,8 +29,9 @@ pub enum Place {
     Frame {
         /// The frame's number: entry `frame - 1` of `frames` (frame 0 is the scene as written).
         frame: usize,
-        /// The id of the shape whose placement is wrong, when the problem is in one.
-        id: Option<String>,
+        /// The id of the shape whose placement is wrong, when the problem is in one (boxed, so
+        /// that the error stays small).
+        id: Option<Box<str>>,
     },
 }
 

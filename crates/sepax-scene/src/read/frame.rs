@@ -175,7 +175,7 @@ fn read_frame(
                 column,
                 place: Place::Frame {
                     frame,
-                    id: Some(key.as_ref().to_owned()),
+                    id: Some(key.as_ref().into()),
                 },
                 field: None,
                 expected: expected.to_owned(),

@@ -246,12 +246,14 @@ impl Ctx<'_, '_> {
         found: impl Into<String>,
     ) -> SceneError {
         let (line, column) = self.src.position(at.get());
-        let id = self.id.map(str::to_owned);
         let place = match self.frame {
-            Some(frame) => Place::Frame { frame, id },
+            Some(frame) => Place::Frame {
+                frame,
+                id: self.id.map(Box::from),
+            },
             None => Place::Shape {
                 index: self.index,
-                id,
+                id: self.id.map(str::to_owned),
             },
         };
         SceneError::Invalid {
