@@ -297,7 +297,15 @@ fn every_bad_frame_names_frame_id_and_field() {
         .to_string();
     let precision = if cfg!(feature = "f64") { "f64" } else { "f32" };
     let mut wrong = Vec::new();
+    // A number beyond the build's range.
+    let big = if cfg!(feature = "f64") {
+        "1e309"
+    } else {
+        "1e39"
+    };
     for (frames, (piece, n), tail) in BAD {
+        let frames = &frames.replace("1e39", big);
+        let (piece, tail) = (&piece.replace("1e39", big), tail.replace("1e39", big));
         let text = scene_with(frames);
         // Pieces are looked for in the frames part, after the shapes.
         let offset = text.find("\"frames\"").unwrap();
@@ -381,4 +389,29 @@ fn the_example_of_the_format_doc_reads() {
         last[ball],
         Shape::Sphere(Sphere::new(p(0.0, 1.0, 0.0), 0.25).unwrap())
     );
+}
+
+#[test]
+fn sizes_beyond_the_range_compare_without_overflow() {
+    // Edges and extents longer than the largest finite number (in either build): the size rule
+    // still compares them (a placement with the same sizes passes, another one does not).
+    let big = Real::MAX * 0.9;
+    let text = |z: Real| {
+        format!(
+            r#"{{"shapes": [{{"id": "t", "type": "triangle", "a": [0, 0, {big:e}], "b": [0, 0, {nbig:e}], "c": [0, 0, 0]}},
+              {{"id": "b", "type": "aabb", "min": [{nbig:e}, 0, 0], "max": [{big:e}, 0, 0]}}],
+              "frames": [{{"poses": {{"t": {{"a": [0, 0, {nbig:e}], "b": [0, 0, {big:e}], "c": [0, 0, 0]}},
+                                     "b": {{"min": [{nbig:e}, 0, {z:e}], "max": [{big:e}, 0, {z:e}]}}}}}}]}}"#,
+            nbig = -big
+        )
+    };
+    let scene = read_scene(&text(1.0)).unwrap();
+    assert_eq!(scene.frames[0].poses.len(), 2);
+    // A mirrored triangle whose third vertex moved away: an edge changed.
+    let moved = text(0.0).replace(
+        &format!(r#""b": [0, 0, {big:e}], "c": [0, 0, 0]}}"#),
+        &format!(r#""b": [0, 0, {big:e}], "c": [{:e}, 0, 0]}}"#, big),
+    );
+    let e = read_scene(&moved).unwrap_err().to_string();
+    assert!(e.contains("frame 1 (\"t\"): field \"c\""), "{e}");
 }

@@ -257,8 +257,8 @@ fn read_placement(ctx: &Ctx<'_, '_>, old: &Shape) -> Result<Shape, SceneError> {
             };
             let scale = largest(&[old.min(), old.max(), b.min(), b.max()]);
             for k in 0..3 {
-                let o = wide(old.max()[k]) - wide(old.min()[k]);
-                let n = wide(b.max()[k]) - wide(b.min()[k]);
+                let o = quarter(old.max()[k]) - quarter(old.min()[k]);
+                let n = quarter(b.max()[k]) - quarter(b.min()[k]);
                 let what = format!("max[{k}] - min[{k}]");
                 same_size(ctx, &fields, field, &what, n, o, scale)?;
             }
@@ -299,7 +299,8 @@ fn read_placement(ctx: &Ctx<'_, '_>, old: &Shape) -> Result<Shape, SceneError> {
     }
 }
 
-/// Checks that a size `new` of the placement equals the shape's `old` (see [`SIZE_TOLERANCE`]).
+/// Checks that a size of the placement equals the shape's (see [`SIZE_TOLERANCE`]); `new` and
+/// `old` are quarters of the sizes, so that nothing overflows even in the f64 build.
 fn same_size(
     ctx: &Ctx<'_, '_>,
     fields: &Fields<'_>,
@@ -309,7 +310,7 @@ fn same_size(
     old: f64,
     scale: f64,
 ) -> Result<(), SceneError> {
-    if (new - old).abs() <= SIZE_TOLERANCE * scale.max(1.0) {
+    if (new - old).abs() <= 0.25 * SIZE_TOLERANCE * scale.max(1.0) {
         return Ok(());
     }
     let raw = fields[field].unwrap_or(ctx.object);
@@ -330,9 +331,21 @@ fn wide<T: Into<f64>>(x: T) -> f64 {
     x.into()
 }
 
+/// A quarter of `x` in f64: differences of quarters of finite numbers are finite, and so is the
+/// norm of three of them.
+fn quarter(x: Real) -> f64 {
+    0.25 * wide(x)
+}
+
+/// A quarter of `|q - p|`, scaled so that squaring neither overflows nor underflows.
 fn dist(p: Point3, q: Point3) -> f64 {
-    let d: [f64; 3] = core::array::from_fn(|k| wide(q[k]) - wide(p[k]));
-    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+    let d: [f64; 3] = core::array::from_fn(|k| quarter(q[k]) - quarter(p[k]));
+    let m = d.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+    if m == 0.0 {
+        return 0.0;
+    }
+    let [x, y, z] = d.map(|x| x / m);
+    m * (x * x + y * y + z * z).sqrt()
 }
 
 /// The largest coordinate magnitude of the points.
@@ -343,10 +356,14 @@ fn largest(points: &[Point3]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// A size for a message, in the build's precision (digits beyond it are noise), or as f64 when
-/// it is beyond the build's range.
+/// A size for a message from its quarter, in the build's precision (digits beyond it are
+/// noise), or as f64 when it is beyond the build's range.
 #[cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
-fn show(x: f64) -> String {
+fn show(quarter: f64) -> String {
+    let x = 4.0 * quarter;
+    if !x.is_finite() {
+        return format!("4 x {quarter:e}");
+    }
     let r = x as Real;
     if r.is_finite() {
         format!("{r}")
