@@ -274,6 +274,11 @@ fn mutate_tree(rng: &mut ChaCha8Rng, v: &mut Value) {
 #[test]
 fn random_mutations_never_panic() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xbad_5ce7e);
+    // The seeds are valid scenes (the third with frames of every placement form).
+    for seed in SEEDS {
+        read_scene(seed).unwrap();
+    }
+    assert_eq!(read_scene(SEEDS[2]).unwrap().frames.len(), 3);
     let (mut inputs, mut accepted) = (0usize, 0usize);
     let dir = std::env::temp_dir().join(format!("sepax-scene-malformed-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
