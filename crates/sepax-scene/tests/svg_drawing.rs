@@ -291,3 +291,91 @@ fn a_lone_ray_and_an_empty_drawing_render() {
         }
     }
 }
+
+/// The whole path a player takes: read a scene with frames, test every pair on each frame's
+/// placements, style the shapes (static ones plain, touching highlighted, a pair that began this
+/// frame marked) and draw the frame. The marks are exactly the pairs new since the frame before.
+#[test]
+fn frames_of_a_scene_file_are_drawn_with_their_new_contacts() {
+    use sepax_narrowphase::intersect::intersects_shapes;
+    use std::collections::BTreeSet;
+
+    let scene = sepax_scene::read_scene(
+        r#"{"shapes": [
+        {"id": "floor", "type": "aabb", "min": [-5, -1, -5], "max": [5, 0, 5]},
+        {"id": "crate", "type": "obb", "center": [0, 2, 0], "half_extents": [0.5, 0.5, 0.5],
+         "rotation": [1, 0, 0, 0]},
+        {"id": "ball", "type": "sphere", "center": [3, 0.5, 0], "radius": 0.5}
+      ], "frames": [
+        {"poses": {"crate": {"center": [0, 1, 0], "rotation": [1, 0, 0, 0]}}},
+        {"poses": {"crate": {"center": [0, 0.45, 0], "rotation": [0.9238795, 0, 0.3826834, 0]}}},
+        {"poses": {"ball": {"center": [0.9, 0.5, 0]}}},
+        {"poses": {"ball": {"center": [3, 0.5, 0]}}}
+      ]}"#,
+    )
+    .unwrap();
+    let statics = [true, false, false];
+    let mut before: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let mut began_per_frame = Vec::new();
+    for (frame, placed) in scene.placements() {
+        let mut touching = BTreeSet::new();
+        for i in 0..placed.len() {
+            for j in i + 1..placed.len() {
+                if intersects_shapes(&placed[i], &placed[j]).unwrap() {
+                    touching.insert((i, j));
+                }
+            }
+        }
+        let began: Vec<(usize, usize)> = touching.difference(&before).copied().collect();
+        let style = |i: usize| {
+            if statics[i] {
+                Style::Static
+            } else if began.iter().any(|&(a, b)| a == i || b == i) {
+                Style::Began
+            } else if touching.iter().any(|&(a, b)| a == i || b == i) {
+                Style::Touching
+            } else {
+                Style::Plain
+            }
+        };
+        let draw: Vec<StyledShape<'_>> = scene
+            .shapes
+            .iter()
+            .zip(&placed)
+            .enumerate()
+            .map(|(i, (s, shape))| StyledShape {
+                id: &s.id,
+                shape,
+                style: style(i),
+            })
+            .collect();
+        let options = SvgOptions {
+            title: format!("frame {frame}"),
+            ..SvgOptions::default()
+        };
+        let svg = render_drawing(&draw, &[], &[], &options);
+        keep(&format!("frames_{frame}"), &svg);
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let marked: BTreeSet<&str> = doc
+            .descendants()
+            .filter(|n| has_class(n, "began-mark"))
+            .filter_map(|n| n.attribute("data-id"))
+            .collect();
+        let want: BTreeSet<&str> = began
+            .iter()
+            .flat_map(|&(a, b)| [a, b])
+            .filter(|&i| !statics[i])
+            .map(|i| scene.shapes[i].id.as_str())
+            .collect();
+        assert_eq!(marked, want, "frame {frame}");
+        assert_eq!(count(&doc, "static"), 2, "frame {frame}");
+        began_per_frame.push(began);
+        before = touching;
+    }
+    // The ball rests on the floor from frame 0 (every touching pair begins there), the crate
+    // lands on the floor in frame 2, the ball rolls into it in frame 3 and away again.
+    assert_eq!(
+        began_per_frame,
+        [vec![(0, 2)], vec![], vec![(0, 1)], vec![(1, 2)], vec![]]
+    );
+}
