@@ -147,5 +147,6 @@ fn generate(count: usize) -> Result<Scene, sepax_shapes::ShapeError> {
     Ok(Scene {
         shapes,
         pairs: Some(pairs),
+        frames: Vec::new(),
     })
 }

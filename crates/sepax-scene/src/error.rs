@@ -25,6 +25,14 @@ pub enum Place {
         /// Its index in `pairs`, counted from 0.
         index: usize,
     },
+    /// An entry of `frames`, or one shape's placement in it.
+    Frame {
+        /// The frame's number: entry `frame - 1` of `frames` (frame 0 is the scene as written).
+        frame: usize,
+        /// The id of the shape whose placement is wrong, when the problem is in one (boxed, so
+        /// that the error stays small).
+        id: Option<Box<str>>,
+    },
 }
 
 impl fmt::Display for Place {
@@ -37,6 +45,11 @@ impl fmt::Display for Place {
             } => write!(f, "shape {index} ({})", quote(id)),
             Place::Shape { index, id: None } => write!(f, "shape {index}"),
             Place::Pair { index } => write!(f, "pair {index}"),
+            Place::Frame {
+                frame,
+                id: Some(id),
+            } => write!(f, "frame {frame} ({})", quote(id)),
+            Place::Frame { frame, id: None } => write!(f, "frame {frame}"),
         }
     }
 }
@@ -75,7 +88,7 @@ pub enum SceneError {
         line: usize,
         /// Column of the offending value, from 1 (in characters).
         column: usize,
-        /// The top level, a shape or a pair.
+        /// The top level, a shape, a pair or a frame.
         place: Place,
         /// The field, when the problem is in one.
         field: Option<String>,
@@ -97,7 +110,7 @@ impl SceneError {
         }
     }
 
-    /// The shape or pair the problem is in, if any.
+    /// The shape, pair or frame the problem is in, if any.
     pub fn place(&self) -> Option<&Place> {
         match self {
             SceneError::Invalid { place, .. } => Some(place),

@@ -1,8 +1,8 @@
 //! # sepax-scene
 //!
-//! Everything about files: the version-1 scene format of `docs/scene-format.md` (read with strict
-//! validation, written so that it reads back exactly), mesh import ([`mesh`]: OBJ, STL, PLY,
-//! glTF) and the SVG picture writer.
+//! Everything about files: the version-1 scene format of `docs/scene-format.md` (shapes, pairs
+//! and frames; read with strict validation, written so that it reads back exactly), mesh import
+//! ([`mesh`]: OBJ, STL, PLY, glTF) and the SVG picture writer.
 
 pub mod error;
 pub mod mesh;
@@ -12,6 +12,6 @@ pub mod svg;
 mod write;
 
 pub use error::SceneError;
-pub use model::{Scene, SceneShape};
-pub use read::{read_scene, read_scene_file};
+pub use model::{Frame, Placements, Scene, SceneShape};
+pub use read::{read_scene, read_scene_file, MAX_FRAME_SHAPES, SIZE_TOLERANCE};
 pub use write::write_scene;

@@ -8,11 +8,14 @@ use std::fmt::Write as _;
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::Shape;
 
+use crate::model::Frame;
 use crate::Scene;
 
-/// Writes a scene as version-1 JSON text, one shape per line. [`crate::read_scene`] reads it back
+/// Writes a scene as version-1 JSON text, one shape per line and one frame per line (no
+/// `frames` field when the scene has none). [`crate::read_scene`] reads it back
 /// to an equal scene. A pair index outside `shapes` (which a reader never produces) is written as
-/// an id no shape has, so that reading the text back fails instead of silently dropping it.
+/// an id no shape has (and so is a frame's pose of such an index), so that reading the text back
+/// fails instead of silently dropping it.
 pub fn write_scene(scene: &Scene) -> String {
     let mut out = String::with_capacity(64 + 160 * scene.shapes.len());
     out.push_str("{\n  \"version\": 1,\n  \"shapes\": [");
@@ -83,8 +86,67 @@ pub fn write_scene(scene: &Scene) -> String {
         }
         out.push(']');
     }
+    if !scene.frames.is_empty() {
+        out.push_str(",\n  \"frames\": [");
+        for (i, frame) in scene.frames.iter().enumerate() {
+            out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+            push_frame(&mut out, scene, frame);
+        }
+        out.push_str("\n  ]");
+    }
     out.push_str("\n}\n");
     out
+}
+
+/// One frame on one line: `{"poses": {id: placement, ...}}`, each placement in the fields the
+/// shapes use (AABBs as `min`/`max`, OBBs as `center`/`axes`), without the sizes.
+fn push_frame(out: &mut String, scene: &Scene, frame: &Frame) {
+    out.push_str("{\"poses\": {");
+    for (k, (index, shape)) in frame.poses.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        push_id_of(out, scene, *index);
+        out.push_str(": {");
+        let mut first = true;
+        let mut field = |out: &mut String, name: &str, v: &Vector3| {
+            if !first {
+                out.push_str(", ");
+            }
+            first = false;
+            let _ = write!(out, "\"{name}\": ");
+            push_triple(out, v);
+        };
+        match shape {
+            Shape::Aabb(b) => {
+                field(out, "min", &b.min().coords);
+                field(out, "max", &b.max().coords);
+            }
+            Shape::Obb(b) => {
+                field(out, "center", &b.center().coords);
+                out.push_str(", \"axes\": [");
+                for k in 0..3 {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    push_triple(out, &b.axis(k));
+                }
+                out.push(']');
+            }
+            Shape::Sphere(s) => field(out, "center", &s.center().coords),
+            Shape::Capsule(c) => {
+                field(out, "p0", &c.p0().coords);
+                field(out, "p1", &c.p1().coords);
+            }
+            Shape::Triangle(t) => {
+                field(out, "a", &t.a().coords);
+                field(out, "b", &t.b().coords);
+                field(out, "c", &t.c().coords);
+            }
+        }
+        out.push('}');
+    }
+    out.push_str("}}");
 }
 
 fn push_id_of(out: &mut String, scene: &Scene, index: usize) {

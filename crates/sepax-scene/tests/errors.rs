@@ -74,7 +74,7 @@ const CASES: &[(&str, Option<(&str, usize)>, &str)] = &[
     (
         r##"{"shapes": [], "colour": 1}"##,
         Some((r##"1"##, 0)),
-        r##"top level: field "colour": expected one of "version", "shapes", "pairs", found an unknown field"##,
+        r##"top level: field "colour": expected one of "version", "shapes", "pairs", "frames", found an unknown field"##,
     ),
     (
         r##"{"shapes": [5]}"##,

@@ -28,6 +28,21 @@ const SEEDS: &[&str] = &[
     {"id": "box", "type": "aabb", "center": [1, 2, 3], "half_extents": [0.5, 0, 2]},
     {"id": "caf\u00e9", "type": "sphere", "center": [1e-30, -0, 3.4e38], "radius": 0}
   ], "pairs": [["box", "t"]]}"#,
+    r#"{"version": 1, "shapes": [
+    {"id": "floor", "type": "aabb", "min": [-10, -1, -10], "max": [10, 0, 10]},
+    {"id": "crate", "type": "obb", "center": [0, 0.5, 0], "half_extents": [0.5, 0.5, 0.5],
+     "axes": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]},
+    {"id": "ball", "type": "sphere", "center": [0, 2, 0], "radius": 0.25},
+    {"id": "pole", "type": "capsule", "p0": [3, 0, 0], "p1": [3, 2, 0], "radius": 0.1},
+    {"id": "ramp", "type": "triangle", "a": [0, 0, 0], "b": [1, 0, 0], "c": [0, 1, 1]}
+  ], "frames": [
+    {"poses": {"crate": {"center": [0, 0.4, 0], "rotation": [1, 0, 0, 0]},
+               "floor": {"center": [0, -0.5, 0], "half_extents": [10, 0.5, 10]}}},
+    {"poses": {}},
+    {"poses": {"ball": {"center": [0, 1, 0]}, "pole": {"p0": [3, 0, 0], "p1": [3, 0, 2]},
+               "ramp": {"a": [1, 0, 0], "b": [2, 0, 0], "c": [1, 1, 1]},
+               "crate": {"center": [0, 0.5, 0], "axes": [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]}}}
+  ]}"#,
 ];
 
 const TOKENS: &[&str] = &[
@@ -58,6 +73,10 @@ const TOKENS: &[&str] = &[
     "\"axes\"",
     "\"rotation\"",
     "\"pairs\"",
+    "\"frames\"",
+    "\"poses\"",
+    "\"crate\"",
+    "{\"poses\": {}},",
     "\"version\": 2,",
     "[[[[",
     "]]]]",
@@ -88,6 +107,10 @@ const FIELD_NAMES: &[&str] = &[
     "mask",
     "shapes",
     "pairs",
+    "frames",
+    "poses",
+    "crate",
+    "ball",
     "version",
     "colour",
     "",
@@ -251,6 +274,11 @@ fn mutate_tree(rng: &mut ChaCha8Rng, v: &mut Value) {
 #[test]
 fn random_mutations_never_panic() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xbad_5ce7e);
+    // The seeds are valid scenes (the third with frames of every placement form).
+    for seed in SEEDS {
+        read_scene(seed).unwrap();
+    }
+    assert_eq!(read_scene(SEEDS[2]).unwrap().frames.len(), 3);
     let (mut inputs, mut accepted) = (0usize, 0usize);
     let dir = std::env::temp_dir().join(format!("sepax-scene-malformed-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -335,7 +363,7 @@ proptest! {
 
     /// Arbitrary text, and arbitrary text spliced into a valid file.
     #[test]
-    fn arbitrary_text_never_panics(text in ".{0,200}", at in 0usize..600, seed in 0usize..2) {
+    fn arbitrary_text_never_panics(text in ".{0,200}", at in 0usize..600, seed in 0usize..3) {
         check(&text);
         let base = SEEDS[seed];
         let mut at = at.min(base.len());

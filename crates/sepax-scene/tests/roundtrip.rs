@@ -1,9 +1,9 @@
 //! `read_scene(write_scene(s)) == s` exactly, for random scenes of every shape type with numbers
 //! of every magnitude (subnormals, huge, negative zero), ids with escapes and any Unicode,
-//! layers, masks and pairs.
+//! layers, masks, pairs and frames (shapes moved and turned).
 
 use proptest::prelude::*;
-use sepax_scene::{read_scene, write_scene, Scene, SceneShape};
+use sepax_scene::{read_scene, write_scene, Frame, Scene, SceneShape};
 use sepax_shapes::math::{Matrix3, Point3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, Sphere, Triangle};
 
@@ -82,11 +82,19 @@ fn scene() -> impl Strategy<Value = Scene> {
         prop::option::of(any::<u32>()),
         prop::option::of(any::<u32>()),
     );
+    let unit = (
+        -1.0 as Real..1.0,
+        -1.0 as Real..1.0,
+        -1.0 as Real..1.0,
+        -1.0 as Real..1.0,
+    );
+    let pose = (0usize..12, point(), unit, any::<bool>());
     (
         prop::collection::vec(entry, 0..12),
         prop::option::of(prop::collection::vec((0usize..12, 0usize..12), 0..10)),
+        prop::collection::vec(prop::collection::vec(pose, 0..5), 0..4),
     )
-        .prop_map(|(entries, pairs)| {
+        .prop_map(|(entries, pairs, frames)| {
             let shapes: Vec<SceneShape> = entries
                 .into_iter()
                 .enumerate()
@@ -105,8 +113,64 @@ fn scene() -> impl Strategy<Value = Scene> {
                     .filter(|&(a, b)| a < n && b < n && a != b && seen.insert((a.min(b), a.max(b))))
                     .collect()
             });
-            Scene { shapes, pairs }
+            let frames = frames
+                .into_iter()
+                .map(|poses| {
+                    let mut poses: Vec<(usize, Shape)> = poses
+                        .into_iter()
+                        .filter(|p| p.0 < n)
+                        .filter_map(|(i, to, q, flip)| {
+                            Some((i, moved(&shapes[i].shape, to, q, flip)?))
+                        })
+                        .collect();
+                    poses.sort_by_key(|p| p.0);
+                    poses.dedup_by_key(|p| p.0);
+                    Frame { poses }
+                })
+                .collect();
+            Scene {
+                shapes,
+                pairs,
+                frames,
+            }
         })
+}
+
+/// The shape at a new place: translated to `to` (its first point there) and, for OBBs, turned
+/// by `q`; capsules may swap their ends and triangles be mirrored. Sizes are unchanged (up to rounding,
+/// which the reader's size rule allows). `None` when the moved shape would overflow.
+fn moved(shape: &Shape, to: Point3, q: (Real, Real, Real, Real), flip: bool) -> Option<Shape> {
+    let by = |p: Point3, origin: Point3| p + (to - origin);
+    match shape {
+        Shape::Aabb(b) => Aabb::new(to, by(b.max(), b.min())).ok().map(Shape::Aabb),
+        Shape::Obb(b) => {
+            let q = Quaternion::new(q.0, q.1, q.2, q.3);
+            (q.norm() > 0.1).then_some(())?;
+            let rotation = UnitQuaternion::from_quaternion(q);
+            Obb::from_rotation(to, rotation, b.half_extents())
+                .ok()
+                .map(Shape::Obb)
+        }
+        Shape::Sphere(s) => Sphere::new(to, s.radius()).ok().map(Shape::Sphere),
+        Shape::Capsule(c) => {
+            let (p0, p1) = if flip {
+                (c.p1(), c.p0())
+            } else {
+                (c.p0(), c.p1())
+            };
+            Capsule::new(to, by(p1, p0), c.radius())
+                .ok()
+                .map(Shape::Capsule)
+        }
+        Shape::Triangle(t) => {
+            // Flipped: mirrored through `a` (every edge keeps its length).
+            let k: Real = if flip { -1.0 } else { 1.0 };
+            let (a, b, c) = (t.a(), t.b(), t.c());
+            Triangle::new(to, to + (b - a) * k, to + (c - a) * k)
+                .ok()
+                .map(Shape::Triangle)
+        }
+    }
 }
 
 proptest! {

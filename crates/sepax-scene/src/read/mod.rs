@@ -1,4 +1,4 @@
-//! Reading version-1 scene files (`docs/scene-format.md`) with strict validation.
+//! Reading version-1 scene files (with the optional `frames`) (`docs/scene-format.md`) with strict validation.
 //!
 //! Three steps: serde_json checks the whole text for syntax (syntax errors get its line and
 //! column); the top-level object and then each shape are walked one level at a time as borrowed
@@ -6,9 +6,12 @@
 //! shapes; each field is then read from its own text (numbers rounded once, correctly, to
 //! `Real`) and each shape built with the checked constructors of `sepax-shapes`.
 
+mod frame;
 mod number;
 mod raw;
 mod shape;
+
+pub use frame::{MAX_FRAME_SHAPES, SIZE_TOLERANCE};
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -89,6 +92,7 @@ fn read_root(src: &Source<'_>, root: &RawValue) -> Result<Scene, SceneError> {
     let mut version = None;
     let mut shapes = None;
     let mut pairs = None;
+    let mut frames = None;
     let mut repeated: Option<(Cow<'_, str>, &RawValue)> = None;
     let mut unknown: Option<(Cow<'_, str>, &RawValue)> = None;
     each_field(src, root, |key, value| {
@@ -96,6 +100,7 @@ fn read_root(src: &Source<'_>, root: &RawValue) -> Result<Scene, SceneError> {
             "version" => &mut version,
             "shapes" => &mut shapes,
             "pairs" => &mut pairs,
+            "frames" => &mut frames,
             _ => {
                 unknown.get_or_insert((key, value));
                 return;
@@ -121,7 +126,7 @@ fn read_root(src: &Source<'_>, root: &RawValue) -> Result<Scene, SceneError> {
             src,
             value,
             Some(&key),
-            "one of \"version\", \"shapes\", \"pairs\"",
+            "one of \"version\", \"shapes\", \"pairs\", \"frames\"",
             "an unknown field",
         ));
     }
@@ -190,9 +195,14 @@ fn read_root(src: &Source<'_>, root: &RawValue) -> Result<Scene, SceneError> {
         None => None,
         Some(raw) => Some(read_pairs(src, raw, &ids)?),
     };
+    let frames = match frames {
+        None => Vec::new(),
+        Some(raw) => frame::read_frames(src, raw, &ids, &scene_shapes)?,
+    };
     Ok(Scene {
         shapes: scene_shapes,
         pairs,
+        frames,
     })
 }
 

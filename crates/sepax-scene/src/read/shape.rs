@@ -13,7 +13,7 @@ use super::raw::{each_field, kind, string, Kind, Source};
 use crate::error::{excerpt, Place, SceneError};
 
 /// Every field name a shape may have, in the order errors are looked for.
-const NAMES: [&str; 16] = [
+pub(super) const NAMES: [&str; 16] = [
     "id",
     "type",
     "min",
@@ -31,22 +31,22 @@ const NAMES: [&str; 16] = [
     "layer",
     "mask",
 ];
-const ID: usize = 0;
-const TYPE: usize = 1;
-const MIN: usize = 2;
-const MAX: usize = 3;
-const CENTER: usize = 4;
-const HALF_EXTENTS: usize = 5;
-const AXES: usize = 6;
-const ROTATION: usize = 7;
-const RADIUS: usize = 8;
-const P0: usize = 9;
-const P1: usize = 10;
-const A: usize = 11;
-const B: usize = 12;
-const C: usize = 13;
-const LAYER: usize = 14;
-const MASK: usize = 15;
+pub(super) const ID: usize = 0;
+pub(super) const TYPE: usize = 1;
+pub(super) const MIN: usize = 2;
+pub(super) const MAX: usize = 3;
+pub(super) const CENTER: usize = 4;
+pub(super) const HALF_EXTENTS: usize = 5;
+pub(super) const AXES: usize = 6;
+pub(super) const ROTATION: usize = 7;
+pub(super) const RADIUS: usize = 8;
+pub(super) const P0: usize = 9;
+pub(super) const P1: usize = 10;
+pub(super) const A: usize = 11;
+pub(super) const B: usize = 12;
+pub(super) const C: usize = 13;
+pub(super) const LAYER: usize = 14;
+pub(super) const MASK: usize = 15;
 
 /// The shape types of version 1 and the fields each may have (besides id, type, layer, mask).
 const TYPES: [(&str, &[usize]); 5] = [
@@ -77,28 +77,18 @@ pub(super) fn read_shape<'a>(
     let mut ctx = Ctx {
         src,
         index,
+        frame: None,
         id: None,
         object: raw,
     };
     if kind(raw) != Kind::Object {
         return Err(ctx.error(raw, None, "a shape object", excerpt(raw.get())));
     }
-
-    // Collect the fields; remember the first unknown and the first repeated one.
-    let mut fields: [Option<&'a RawValue>; 16] = [None; 16];
-    let mut unknown: Option<(Cow<'a, str>, &'a RawValue)> = None;
-    let mut repeated: Option<(usize, &'a RawValue)> = None;
-    each_field(src, raw, |key, value| {
-        match NAMES.iter().position(|n| *n == key) {
-            Some(i) if fields[i].is_some() => {
-                repeated.get_or_insert((i, value));
-            }
-            Some(i) => fields[i] = Some(value),
-            None => {
-                unknown.get_or_insert((key, value));
-            }
-        }
-    })?;
+    let Collected {
+        fields,
+        unknown,
+        repeated,
+    } = collect(src, raw)?;
 
     // The id first, so that every later message can name it.
     let id_raw = fields[ID].ok_or_else(|| ctx.missing("id", "a non-empty string"))?;
@@ -187,12 +177,44 @@ pub(super) fn read_shape<'a>(
     })
 }
 
+/// The fields of an object under the names of [`NAMES`], with the first unknown and the first
+/// repeated one.
+pub(super) struct Collected<'a> {
+    pub(super) fields: Fields<'a>,
+    pub(super) unknown: Option<(Cow<'a, str>, &'a RawValue)>,
+    pub(super) repeated: Option<(usize, &'a RawValue)>,
+}
+
+/// Collects the fields of the object `raw` (the caller has checked that it is one).
+pub(super) fn collect<'a>(
+    src: &Source<'_>,
+    raw: &'a RawValue,
+) -> Result<Collected<'a>, SceneError> {
+    let mut out = Collected {
+        fields: [None; 16],
+        unknown: None,
+        repeated: None,
+    };
+    each_field(src, raw, |key, value| {
+        match NAMES.iter().position(|n| *n == key) {
+            Some(i) if out.fields[i].is_some() => {
+                out.repeated.get_or_insert((i, value));
+            }
+            Some(i) => out.fields[i] = Some(value),
+            None => {
+                out.unknown.get_or_insert((key, value));
+            }
+        }
+    })?;
+    Ok(out)
+}
+
 fn type_list() -> String {
     let names: Vec<String> = TYPES.iter().map(|(n, _)| format!("\"{n}\"")).collect();
     format!("one of {}", names.join(", "))
 }
 
-fn article(type_name: &str) -> String {
+pub(super) fn article(type_name: &str) -> String {
     let a = if type_name.starts_with(['a', 'o']) {
         "an"
     } else {
@@ -201,18 +223,22 @@ fn article(type_name: &str) -> String {
     format!("{a} {type_name}")
 }
 
-type Fields<'a> = [Option<&'a RawValue>; 16];
+pub(super) type Fields<'a> = [Option<&'a RawValue>; 16];
 
-/// What a message needs to name the shape.
-struct Ctx<'s, 'a> {
-    src: &'s Source<'s>,
-    index: usize,
-    id: Option<&'s str>,
-    object: &'a RawValue,
+/// What a message needs to name the shape (or, in a frame, the shape's placement), and the
+/// object whose fields are read.
+pub(super) struct Ctx<'s, 'a> {
+    pub(super) src: &'s Source<'s>,
+    /// The shape's index in `shapes` (unused in a frame).
+    pub(super) index: usize,
+    /// The frame's number when reading a placement in `frames`.
+    pub(super) frame: Option<usize>,
+    pub(super) id: Option<&'s str>,
+    pub(super) object: &'a RawValue,
 }
 
 impl Ctx<'_, '_> {
-    fn error(
+    pub(super) fn error(
         &self,
         at: &RawValue,
         field: Option<&str>,
@@ -220,13 +246,20 @@ impl Ctx<'_, '_> {
         found: impl Into<String>,
     ) -> SceneError {
         let (line, column) = self.src.position(at.get());
-        SceneError::Invalid {
-            line,
-            column,
-            place: Place::Shape {
+        let place = match self.frame {
+            Some(frame) => Place::Frame {
+                frame,
+                id: self.id.map(Box::from),
+            },
+            None => Place::Shape {
                 index: self.index,
                 id: self.id.map(str::to_owned),
             },
+        };
+        SceneError::Invalid {
+            line,
+            column,
+            place,
             field: field.map(str::to_owned),
             expected: expected.into(),
             found: found.into(),
@@ -234,11 +267,11 @@ impl Ctx<'_, '_> {
     }
 
     /// A required field that is absent (reported at the shape object).
-    fn missing(&self, field: &str, expected: &str) -> SceneError {
+    pub(super) fn missing(&self, field: &str, expected: &str) -> SceneError {
         self.error(self.object, Some(field), expected, MISSING)
     }
 
-    fn required<'f>(
+    pub(super) fn required<'f>(
         &self,
         fields: &Fields<'f>,
         i: usize,
@@ -269,7 +302,7 @@ impl Ctx<'_, '_> {
         }
     }
 
-    fn point(&self, fields: &Fields<'_>, i: usize) -> Result<Point3, SceneError> {
+    pub(super) fn point(&self, fields: &Fields<'_>, i: usize) -> Result<Point3, SceneError> {
         let [x, y, z] = self.triple(fields, i, false)?;
         Ok(Point3::new(x, y, z))
     }
@@ -307,7 +340,7 @@ impl Ctx<'_, '_> {
         }
     }
 
-    fn aabb(&self, fields: &Fields<'_>) -> Result<Shape, SceneError> {
+    pub(super) fn aabb(&self, fields: &Fields<'_>) -> Result<Shape, SceneError> {
         let corners = fields[MIN].is_some() || fields[MAX].is_some();
         let centered = fields[CENTER].is_some() || fields[HALF_EXTENTS].is_some();
         let forms = "either \"min\" and \"max\" or \"center\" and \"half_extents\"";
@@ -343,6 +376,17 @@ impl Ctx<'_, '_> {
     fn obb(&self, fields: &Fields<'_>) -> Result<Shape, SceneError> {
         let center = self.point(fields, CENTER)?;
         let half = self.half_extents(fields)?;
+        self.oriented(fields, center, half)
+    }
+
+    /// An OBB of the given centre and half-extents whose orientation is the field `axes` or
+    /// `rotation` (exactly one of them).
+    pub(super) fn oriented(
+        &self,
+        fields: &Fields<'_>,
+        center: Point3,
+        half: Vector3,
+    ) -> Result<Shape, SceneError> {
         let rows = "3 rows of 3 numbers (the box's local x, y, z axes)";
         let quaternion = "a unit quaternion [w, x, y, z]";
         let obb = match (fields[AXES], fields[ROTATION]) {
@@ -394,7 +438,7 @@ impl Ctx<'_, '_> {
     }
 
     /// A checked constructor's refusal, told in the file's terms.
-    fn shape_error(&self, fields: &Fields<'_>, e: ShapeError) -> SceneError {
+    pub(super) fn shape_error(&self, fields: &Fields<'_>, e: ShapeError) -> SceneError {
         let at = |name: &str| {
             NAMES
                 .iter()
