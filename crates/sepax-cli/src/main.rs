@@ -14,14 +14,18 @@
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
 mod check;
+mod check_report;
 mod clash;
 mod demo;
 mod explain;
 mod fit;
 mod input;
+mod output;
+mod pairs;
 mod sweep;
 
 use clap::{ArgAction, Parser, Subcommand};
+use input::CliError;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -96,8 +100,14 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(CliError {
+            quiet_exit: Some(status),
+            ..
+        }) => ExitCode::from(status),
         Err(e) => {
-            eprintln!("sepax: {e}");
+            use std::io::Write;
+            // A closed stderr is not worth a panic: the exit status still tells.
+            let _ = writeln!(std::io::stderr(), "sepax: {e}");
             ExitCode::from(input::EXIT_BAD_INPUT)
         }
     }
