@@ -91,6 +91,32 @@ pub fn visit_sorted_pairs<E>(
     Ok(done)
 }
 
+/// Hands every pair `(i, j)` of a box of `a` and a box of `b` that overlap (closed sets) to `f`
+/// in `(i, j)` order, until `f` stops it; no pair within `a` or within `b` is looked at, and
+/// nothing is stored but an index of `b` and the partners of one box of `a`.
+pub fn visit_cross_pairs(
+    a: &[Aabb],
+    b: &[Aabb],
+    mut f: impl FnMut(usize, usize) -> ControlFlow<()>,
+) {
+    let index = XIndex::new(b);
+    let mut partners = Vec::new();
+    for (i, x) in a.iter().enumerate() {
+        partners.clear();
+        index.overlapping(x, |j| {
+            if overlap(x, &b[j]) {
+                partners.push(j);
+            }
+        });
+        partners.sort_unstable();
+        for &j in &partners {
+            if f(i, j).is_break() {
+                return;
+            }
+        }
+    }
+}
+
 /// Closed-set overlap on all three axes.
 fn overlap(a: &Aabb, b: &Aabb) -> bool {
     (0..3).all(|k| a.min()[k] <= b.max()[k] && b.min()[k] <= a.max()[k])
@@ -247,6 +273,26 @@ mod tests {
         assert!(done.stopped);
         assert_eq!(done.hits, 3);
         assert_eq!(done.candidates, 5);
+    }
+
+    #[test]
+    fn cross_pairs_are_the_overlapping_pairs_between_the_sets() {
+        let b =
+            |x: Real| Aabb::new(Point3::new(x, 0.0, 0.0), Point3::new(x + 1.0, 1.0, 1.0)).unwrap();
+        let left = [b(0.0), b(0.5), b(5.0)];
+        let right = [b(1.0), b(9.0), b(0.2)];
+        let mut got = Vec::new();
+        visit_cross_pairs(&left, &right, |i, j| {
+            got.push((i, j));
+            ControlFlow::Continue(())
+        });
+        assert_eq!(got, vec![(0, 0), (0, 2), (1, 0), (1, 2)]);
+        let mut n = 0;
+        visit_cross_pairs(&left, &right, |_, _| {
+            n += 1;
+            ControlFlow::Break(())
+        });
+        assert_eq!(n, 1);
     }
 
     #[test]
