@@ -178,31 +178,24 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     let t = Instant::now();
     let visited = {
         let _span = tracing::info_span!("pairs").entered();
-        let write = |out: &mut Out, i: usize, j: usize| -> Result<(), CliError> {
-            let contact = if args.contacts {
-                Some(contact_of(&scene, i, j)?)
-            } else {
-                None
-            };
-            if args.json {
-                write_json_pair(out, &job, i, j, contact.as_ref())
-            } else {
-                write_text_pair(out, &job, i, j, contact.as_ref())
-            }
-        };
         if args.json {
             out.write_str("{\"pairs\":[")?;
         }
         let mut first = true;
         let visited = job.hits(|i, j| {
+            // Everything about the pair is computed and checked before any of it is written.
+            let contact = match args.contacts {
+                true => Some(contact_of(&scene, i, j)?),
+                false => None,
+            };
             if args.json {
                 out.write_str(if first { "\n" } else { ",\n" })?;
-            }
-            first = false;
-            write(&mut out, i, j)?;
-            if !args.json {
+                write_json_pair(&mut out, &job, i, j, contact.as_ref())?;
+            } else {
+                write_text_pair(&mut out, &job, i, j, contact.as_ref())?;
                 out.write_str("\n")?;
             }
+            first = false;
             Ok(ControlFlow::Continue(()))
         })?;
         visited

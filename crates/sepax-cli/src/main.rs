@@ -7,8 +7,12 @@
 //! - `sepax fit MESH`: the bounding box of a mesh file by one of five methods.
 //! - `sepax clash MODEL_OR_DIR`: which parts of a model touch, confirmed at triangle level.
 //!
-//! Exit status: 0 on success, 1 for `check --fail-on-hit` when a pair intersects, 2 on bad input
-//! (the message on stderr as `sepax: <message>`, nothing on stdout).
+//! Exit status: 0 on success, 1 for `check --fail-on-hit` when a pair intersects (`clash
+//! --fail-on-clash` when a pair clashes), 3 when `check --max-pairs` stopped the output, 2 on bad
+//! input or arguments, an option out of its range, or a failed write (one line `sepax: <message>`
+//! on stderr, nothing half-written on stdout), 141 when standard output is a pipe that was closed
+//! (no message; as a process ended by `SIGPIPE`). Results are written through one buffered
+//! handle whose errors are checked, never with `println!`.
 
 // Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
@@ -88,8 +92,42 @@ fn init_tracing(verbose: u8) {
         .try_init();
 }
 
+/// Parses the arguments. Help and version go to stdout with exit 0; any other argument error is
+/// one line `sepax: <what is wrong>` on stderr with exit status 2 (clap's own message, without
+/// its usage lines).
+fn parse() -> Result<Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    use std::io::Write;
+    Cli::try_parse().map_err(|e| match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let mut out = std::io::stdout().lock();
+            let written = write!(out, "{}", e.render()).and_then(|()| out.flush());
+            match written {
+                Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                    let _ = writeln!(std::io::stderr(), "sepax: {}", output::stdout_error(&w));
+                    ExitCode::from(input::EXIT_BAD_INPUT)
+                }
+                _ => ExitCode::SUCCESS,
+            }
+        }
+        _ => {
+            let text = e.render().to_string();
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("bad arguments");
+            let line = line.strip_prefix("error: ").unwrap_or(line);
+            let _ = writeln!(std::io::stderr(), "sepax: {}", CliError::new(line));
+            ExitCode::from(input::EXIT_BAD_INPUT)
+        }
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     init_tracing(cli.verbose);
     let result = match &cli.command {
         Command::Check(args) => check::run(args),
