@@ -184,10 +184,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
         let mut first = true;
         let visited = job.hits(|i, j| {
             // Everything about the pair is computed and checked before any of it is written.
-            let contact = match args.contacts {
-                true => Some(contact_of(&scene, i, j)?),
-                false => None,
-            };
+            let contact = args
+                .contacts
+                .then(|| contact_of(&scene, i, j))
+                .transpose()?;
             if args.json {
                 out.write_str(if first { "\n" } else { ",\n" })?;
                 write_json_pair(&mut out, &job, i, j, contact.as_ref())?;

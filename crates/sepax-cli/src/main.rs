@@ -51,7 +51,9 @@ enum Command {
     /// Print the intersecting pairs of a scene file, one `idA idB` per line in file order.
     ///
     /// Exit status: 0 on success whatever was found, 1 with --fail-on-hit when any pair
-    /// intersects, 2 on bad input (message on stderr, nothing on stdout).
+    /// intersects, 3 when --max-pairs stopped the output, 2 on bad input (message on stderr,
+    /// nothing on stdout) or on an error found while pairs stream out (the output then ends
+    /// before the failing pair), 141 when stdout is a closed pipe.
     Check(check::CheckArgs),
     /// Explain in words why two shapes of a scene intersect or not (the separating-axis witness
     /// for box pairs).
