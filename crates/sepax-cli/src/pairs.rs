@@ -3,13 +3,12 @@
 //!
 //! For each first index `i` in turn, the partners `j > i` whose boxes overlap box `i` (closed
 //! sets: touching counts) are collected, sorted and handed on one by one, so pairs come out
-//! sorted by `(i, j)` and at most one box's partners are held at a time. Partners are found with
-//! the boxes sorted by their lower x bound: a box overlaps box `i` in x when its lower bound is
-//! `<= max_i.x` (a prefix of the sorted order, found by binary search) and its upper bound is
-//! `>= min_i.x` (reported from that prefix by a tree of maximum upper bounds, which skips every
-//! subtree whose maximum is below). Only comparisons are used, so any finite boxes work, and the
-//! cost per box is `O((k + 1) log n)` for its `k` x-overlapping boxes, the same pairs a
-//! sweep-and-prune looks at.
+//! sorted by `(i, j)` and at most one box's partners are held at a time. Partners come from a
+//! static bounding-volume tree over the boxes, built once by median splits (so its depth is
+//! `log2 n` whatever the boxes) and queried per box on all three axes: a query costs about
+//! `O(log n + k)` for `k` overlapping boxes in a scene of spread-out boxes, and never more than
+//! a visit of every node. The tree compares coordinates and halves them, nothing else, so any
+//! finite boxes work (`±Real::MAX` included).
 
 use sepax_shapes::math::Real;
 use sepax_shapes::Aabb;
@@ -67,14 +66,14 @@ pub fn visit_sorted_pairs<E>(
         }
         Candidates::Overlapping(boxes) => {
             let t = Instant::now();
-            let index = XIndex::new(boxes);
-            let mut partners = Vec::new();
+            let index = BoxTree::new(boxes);
+            let (mut partners, mut stack) = (Vec::new(), Vec::new());
             done.broad_secs = t.elapsed().as_secs_f64();
             'boxes: for (i, b) in boxes.iter().enumerate() {
                 let t = Instant::now();
                 partners.clear();
-                index.overlapping(b, |j| {
-                    if j > i && overlap(b, &boxes[j]) {
+                index.overlapping(b, &mut stack, |j| {
+                    if j > i {
                         partners.push(j);
                     }
                 });
@@ -99,15 +98,11 @@ pub fn visit_cross_pairs(
     b: &[Aabb],
     mut f: impl FnMut(usize, usize) -> ControlFlow<()>,
 ) {
-    let index = XIndex::new(b);
-    let mut partners = Vec::new();
+    let index = BoxTree::new(b);
+    let (mut partners, mut stack) = (Vec::new(), Vec::new());
     for (i, x) in a.iter().enumerate() {
         partners.clear();
-        index.overlapping(x, |j| {
-            if overlap(x, &b[j]) {
-                partners.push(j);
-            }
-        });
+        index.overlapping(x, &mut stack, |j| partners.push(j));
         partners.sort_unstable();
         for &j in &partners {
             if f(i, j).is_break() {
@@ -122,59 +117,101 @@ fn overlap(a: &Aabb, b: &Aabb) -> bool {
     (0..3).all(|k| a.min()[k] <= b.max()[k] && b.min()[k] <= a.max()[k])
 }
 
-/// The boxes sorted by lower x bound, with a complete binary tree of maximum upper x bounds over
-/// that order.
-struct XIndex {
-    /// Box indices by increasing `min.x`.
-    order: Vec<usize>,
-    /// `min.x` in that order.
-    lo: Vec<Real>,
-    /// Node `k` holds the largest `max.x` of its leaves; leaf `p` is node `width + p`.
-    tree: Vec<Real>,
-    width: usize,
+/// Leaves hold at most this many boxes.
+const LEAF: usize = 4;
+
+/// A node of [`BoxTree`]: its bounds and either a range of `items` (a leaf) or its children (the
+/// left one right after it, the right one at `right`).
+struct Node {
+    min: [Real; 3],
+    max: [Real; 3],
+    /// Leaf: first item; inner node: index of the right child.
+    first_or_right: usize,
+    /// Leaf: number of items (`> 0`); inner node: 0.
+    count: usize,
 }
 
-impl XIndex {
-    fn new(boxes: &[Aabb]) -> Self {
-        let mut order: Vec<usize> = (0..boxes.len()).collect();
-        order.sort_unstable_by(|&a, &b| boxes[a].min().x.total_cmp(&boxes[b].min().x));
-        let lo = order.iter().map(|&i| boxes[i].min().x).collect();
-        let width = boxes.len().next_power_of_two();
-        let mut tree = vec![Real::NEG_INFINITY; 2 * width];
-        for (p, &i) in order.iter().enumerate() {
-            tree[width + p] = boxes[i].max().x;
+/// A static bounding-volume tree over a slice of boxes.
+struct BoxTree<'a> {
+    boxes: &'a [Aabb],
+    nodes: Vec<Node>,
+    /// Box indices, grouped by leaf.
+    items: Vec<usize>,
+}
+
+impl<'a> BoxTree<'a> {
+    fn new(boxes: &'a [Aabb]) -> Self {
+        let mut tree = Self {
+            boxes,
+            nodes: Vec::with_capacity(2 * boxes.len() / LEAF + 1),
+            items: (0..boxes.len()).collect(),
+        };
+        if !boxes.is_empty() {
+            tree.build(0, boxes.len());
         }
-        for k in (1..width).rev() {
-            tree[k] = tree[2 * k].max(tree[2 * k + 1]);
-        }
-        Self {
-            order,
-            lo,
-            tree,
-            width,
-        }
+        tree
     }
 
-    /// Every box whose x interval meets `b`'s, through `f` (in no particular order).
-    fn overlapping(&self, b: &Aabb, mut f: impl FnMut(usize)) {
-        let (min_x, max_x) = (b.min().x, b.max().x);
-        let end = self.lo.partition_point(|&lo| lo <= max_x);
-        if end == 0 {
+    /// Builds the subtree of `items[first..end]` (not empty); returns its node index.
+    fn build(&mut self, first: usize, end: usize) -> usize {
+        let mut min = [Real::INFINITY; 3];
+        let mut max = [Real::NEG_INFINITY; 3];
+        for &i in &self.items[first..end] {
+            let b = &self.boxes[i];
+            for k in 0..3 {
+                min[k] = min[k].min(b.min()[k]);
+                max[k] = max[k].max(b.max()[k]);
+            }
+        }
+        let node = self.nodes.len();
+        self.nodes.push(Node {
+            min,
+            max,
+            first_or_right: first,
+            count: end - first,
+        });
+        if end - first <= LEAF {
+            return node;
+        }
+        // Split at the median centre along the longest side (halves first: no overflow).
+        let side = |k: usize| max[k] / 2.0 - min[k] / 2.0;
+        let axis = (0..3).fold(0, |a, k| if side(k) > side(a) { k } else { a });
+        let boxes = self.boxes;
+        let centre = |i: usize| boxes[i].min()[axis] / 2.0 + boxes[i].max()[axis] / 2.0;
+        let mid = first + (end - first) / 2;
+        self.items[first..end]
+            .select_nth_unstable_by(mid - first, |&a, &b| centre(a).total_cmp(&centre(b)));
+        self.build(first, mid);
+        let right = self.build(mid, end);
+        self.nodes[node].first_or_right = right;
+        self.nodes[node].count = 0;
+        node
+    }
+
+    /// Every box that overlaps `b` (closed sets), through `f`, in no particular order; `stack`
+    /// is scratch space.
+    fn overlapping(&self, b: &Aabb, stack: &mut Vec<usize>, mut f: impl FnMut(usize)) {
+        if self.nodes.is_empty() {
             return;
         }
-        // Nodes with their leaf range [first, first + len); only leaves below `end` count.
-        let mut stack = vec![(1usize, 0usize, self.width)];
-        while let Some((node, first, len)) = stack.pop() {
-            if first >= end || self.tree[node] < min_x {
+        stack.clear();
+        stack.push(0);
+        while let Some(n) = stack.pop() {
+            let node = &self.nodes[n];
+            if !(0..3).all(|k| node.min[k] <= b.max()[k] && b.min()[k] <= node.max[k]) {
                 continue;
             }
-            if len == 1 {
-                f(self.order[first]);
-                continue;
+            if node.count > 0 {
+                let first = node.first_or_right;
+                for &i in &self.items[first..first + node.count] {
+                    if overlap(b, &self.boxes[i]) {
+                        f(i);
+                    }
+                }
+            } else {
+                stack.push(node.first_or_right);
+                stack.push(n + 1);
             }
-            let half = len / 2;
-            stack.push((2 * node + 1, first + half, half));
-            stack.push((2 * node, first, half));
         }
     }
 }
