@@ -9,18 +9,27 @@
 //!
 //! Pipeline: a box per part (`--method`, default `dito`) → sweep-and-prune over the boxes' world
 //! AABBs → OBB–OBB test → triangle-level confirmation: the triangles of each part that touch the
-//! other's box, paired by a sweep over their AABBs and tested triangle against triangle. A pair
-//! clashes when some triangle pair intersects (touching counts); pairs whose boxes overlap but
-//! whose triangles do not are reported as near misses.
+//! other's box, a triangle of one part paired with the triangles of the other whose AABBs meet
+//! its own (never two triangles of one part), tested triangle against triangle in order until
+//! the first that intersects (touching counts). A pair clashes when some triangle pair
+//! intersects, and the report names the first such pair (`(i, j)` smallest, `i` the index of a
+//! triangle of A in the order the part's faces were read, `j` one of B); pairs whose boxes overlap
+//! but whose triangles do not are reported as near misses. Memory is the parts plus the boxes of
+//! two parts' triangles; time per part pair is at most one test per pair of triangles whose boxes
+//! meet, and one when the first candidate already intersects.
 //!
-//! Output: one `clash A B (N triangle pairs)` line per clash, then `near A B` lines, then a summary;
-//! `--json` prints `{"parts": [...], "clashes": [{"a", "b", "triangle_pairs"}], "near": [...]}`.
-//! `--svg OUT` draws every part's box, clashing parts highlighted. Exit 0 (1 with
+//! Output: one `clash A B (triangles i and j)` line per clash, then `near A B` lines, then a summary
+//! (part names as [`crate::output::quote`] prints them: quoted with JSON escapes unless made only
+//! of safe printable characters);
+//! `--json` prints `{"parts": [...], "clashes": [{"a", "b", "triangles": [i, j]}], "near": [...]}`.
+//! `--svg OUT` draws every part's box, clashing parts highlighted (the file is created before the
+//! work and removed again if the command fails). Exit 0 (1 with
 //! `--fail-on-clash` when a clash is found), 2 on bad input.
 
 use crate::fit::{rows, MethodArg};
 use crate::input::CliError;
-use crate::sweep::SweepAndPrune;
+use crate::output::{quote, Out, OutputFile};
+use crate::pairs::{visit_cross_pairs, visit_sorted_pairs, Candidates};
 use clap::Args;
 use sepax_narrowphase::intersect::intersects;
 use sepax_scene::mesh::{read_mesh_file, MeshFormat, MeshPart};
@@ -28,6 +37,7 @@ use sepax_scene::svg::{render_svg, DrawShape, SvgOptions};
 use sepax_shapes::fit::fit_obb;
 use sepax_shapes::math::{Point3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Obb, Shape, Triangle};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -58,7 +68,8 @@ pub struct ClashArgs {
 struct Part {
     name: String,
     vertices: Vec<Point3>,
-    triangles: Vec<Triangle>,
+    /// The non-degenerate triangles, with their index among the part's faces.
+    triangles: Vec<(usize, Triangle)>,
     obb: Obb,
 }
 
@@ -69,12 +80,14 @@ pub struct PairResult {
     pub a: usize,
     /// Index of the second part.
     pub b: usize,
-    /// How many triangle pairs intersect (0: the boxes overlap, the meshes do not).
-    pub triangle_pairs: usize,
+    /// The first intersecting pair of triangles (face indices in A and in B); `None`: the boxes
+    /// overlap, the meshes do not.
+    pub triangles: Option<(usize, usize)>,
 }
 
 /// Runs `sepax clash`.
 pub fn run(args: &ClashArgs) -> Result<ExitCode, CliError> {
+    let svg = args.svg.as_deref().map(OutputFile::create).transpose()?;
     let raw = load_parts(&args.model)?;
     let placements = match &args.placements {
         Some(p) => Some(p.clone()),
@@ -99,9 +112,10 @@ pub fn run(args: &ClashArgs) -> Result<ExitCode, CliError> {
         let triangles = p
             .triangles
             .iter()
-            .filter_map(|t| {
+            .enumerate()
+            .filter_map(|(k, t)| {
                 let [a, b, c] = t.map(|i| p.vertices[i as usize]);
-                Triangle::new(a, b, c).ok()
+                Triangle::new(a, b, c).ok().map(|t| (k, t))
             })
             .collect();
         parts.push(Part {
@@ -112,8 +126,13 @@ pub fn run(args: &ClashArgs) -> Result<ExitCode, CliError> {
         });
     }
     let results = find_clashes(&parts);
-    let clashes: Vec<&PairResult> = results.iter().filter(|r| r.triangle_pairs > 0).collect();
-    let near: Vec<&PairResult> = results.iter().filter(|r| r.triangle_pairs == 0).collect();
+    let clashes: Vec<&PairResult> = results.iter().filter(|r| r.triangles.is_some()).collect();
+    let near: Vec<&PairResult> = results.iter().filter(|r| r.triangles.is_none()).collect();
+    // The picture is finished before anything is printed: if it fails, stdout stays empty.
+    if let Some(file) = svg {
+        file.finish(&picture(&parts, &clashes, &args.model))?;
+    }
+    let mut out = Out::stdout();
     if args.json {
         let json = serde_json::json!({
             "parts": parts.iter().map(|p| serde_json::json!({
@@ -125,64 +144,70 @@ pub fn run(args: &ClashArgs) -> Result<ExitCode, CliError> {
                 "axes": rows(&p.obb),
             })).collect::<Vec<_>>(),
             "clashes": clashes.iter().map(|r| serde_json::json!({
-                "a": parts[r.a].name, "b": parts[r.b].name, "triangle_pairs": r.triangle_pairs,
+                "a": parts[r.a].name, "b": parts[r.b].name,
+                "triangles": r.triangles.map(|(i, j)| [i, j]),
             })).collect::<Vec<_>>(),
             "near": near.iter().map(|r| serde_json::json!({
                 "a": parts[r.a].name, "b": parts[r.b].name,
             })).collect::<Vec<_>>(),
         });
-        println!("{json}");
+        out.json(&json)?;
+        out.line("")?;
     } else {
+        let name = |i: usize| quote(&parts[i].name);
         for r in &clashes {
-            println!(
-                "clash {} {} ({} triangle pair{})",
-                parts[r.a].name,
-                parts[r.b].name,
-                r.triangle_pairs,
-                if r.triangle_pairs == 1 { "" } else { "s" }
-            );
+            let (i, j) = r.triangles.unwrap_or_default();
+            out.line(&format!(
+                "clash {} {} (triangles {i} and {j})",
+                name(r.a),
+                name(r.b)
+            ))?;
         }
         for r in &near {
-            println!("near {} {}", parts[r.a].name, parts[r.b].name);
+            out.line(&format!("near {} {}", name(r.a), name(r.b)))?;
         }
-        println!(
+        out.line(&format!(
             "{} parts, {} box overlaps, {} clashes",
             parts.len(),
             results.len(),
             clashes.len()
-        );
+        ))?;
     }
-    if let Some(out) = &args.svg {
-        let shapes: Vec<Shape> = parts.iter().map(|p| Shape::Obb(p.obb)).collect();
-        let hit: Vec<bool> = (0..parts.len())
-            .map(|i| clashes.iter().any(|r| r.a == i || r.b == i))
-            .collect();
-        let draw: Vec<DrawShape> = parts
-            .iter()
-            .enumerate()
-            .map(|(i, p)| DrawShape {
-                id: &p.name,
-                shape: &shapes[i],
-                highlighted: hit[i],
-            })
-            .collect();
-        let options = SvgOptions {
-            title: format!(
-                "sepax clash {}: {} parts, {} clashes",
-                args.model.display(),
-                parts.len(),
-                clashes.len()
-            ),
-            ..SvgOptions::default()
-        };
-        std::fs::write(out, render_svg(&draw, &[], &options))
-            .map_err(|e| CliError::new(format!("cannot write {}: {e}", out.display())))?;
-    }
+    out.flush()?;
     Ok(if args.fail_on_clash && !clashes.is_empty() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The SVG of every part's box, the clashing ones highlighted.
+fn picture(parts: &[Part], clashes: &[&PairResult], model: &Path) -> String {
+    let shapes: Vec<Shape> = parts.iter().map(|p| Shape::Obb(p.obb)).collect();
+    let mut hit = vec![false; parts.len()];
+    for r in clashes {
+        hit[r.a] = true;
+        hit[r.b] = true;
+    }
+    let draw: Vec<DrawShape> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| DrawShape {
+            id: &p.name,
+            shape: &shapes[i],
+            highlighted: hit[i],
+        })
+        .collect();
+    let options = SvgOptions {
+        title: format!(
+            "sepax clash {}: {} parts, {} clashes",
+            model.display(),
+            parts.len(),
+            clashes.len()
+        ),
+        ..SvgOptions::default()
+    };
+    render_svg(&draw, &[], &options)
 }
 
 /// The parts of a model file, or one part per mesh file of a folder.
@@ -288,48 +313,53 @@ fn place(mut parts: Vec<MeshPart>, file: &Path) -> Result<Vec<MeshPart>, CliErro
     Ok(parts)
 }
 
-/// Box overlaps of the parts (sweep-and-prune, then OBB–OBB), each confirmed at triangle level.
+/// Box overlaps of the parts (candidates in sorted order, then OBB–OBB), each confirmed at
+/// triangle level.
 fn find_clashes(parts: &[Part]) -> Vec<PairResult> {
     let boxes: Vec<Aabb> = parts.iter().map(|p| p.obb.world_aabb()).collect();
-    let mut candidates = Vec::new();
-    SweepAndPrune::new().candidates(&boxes, &mut candidates);
     let mut out = Vec::new();
-    for (a, b) in candidates {
-        if !intersects(&parts[a].obb, &parts[b].obb) {
-            continue;
-        }
-        let triangle_pairs = triangle_contacts(&parts[a], &parts[b]);
-        out.push(PairResult {
-            a,
-            b,
-            triangle_pairs,
-        });
-    }
+    let _ = visit_sorted_pairs::<std::convert::Infallible>(
+        Candidates::Overlapping(&boxes),
+        |a, b| Ok(intersects(&parts[a].obb, &parts[b].obb)),
+        |a, b| {
+            out.push(PairResult {
+                a,
+                b,
+                triangles: first_triangle_contact(&parts[a], &parts[b]),
+            });
+            Ok(ControlFlow::Continue(()))
+        },
+    );
     out
 }
 
-/// The number of intersecting triangle pairs between two parts.
-fn triangle_contacts(a: &Part, b: &Part) -> usize {
+/// The first intersecting pair of triangles of two parts (smallest index in `a`, then in `b`),
+/// as face indices. Only pairs of one triangle of each part are tested (never two triangles of
+/// one part), found from the triangles' boxes, and nothing is stored but the two lists of
+/// triangles near the other part and an index of one.
+fn first_triangle_contact(a: &Part, b: &Part) -> Option<(usize, usize)> {
     // Only triangles that touch the other part's box can touch its triangles.
-    let ta: Vec<&Triangle> = a
-        .triangles
-        .iter()
-        .filter(|t| intersects(*t, &b.obb))
-        .collect();
-    let tb: Vec<&Triangle> = b
-        .triangles
-        .iter()
-        .filter(|t| intersects(*t, &a.obb))
-        .collect();
+    let near = |p: &Part, other: &Obb| -> Vec<(usize, Triangle)> {
+        p.triangles
+            .iter()
+            .filter(|(_, t)| intersects(t, other))
+            .copied()
+            .collect()
+    };
+    let (ta, tb) = (near(a, &b.obb), near(b, &a.obb));
     if ta.is_empty() || tb.is_empty() {
-        return 0;
+        return None;
     }
-    let boxes: Vec<Aabb> = ta.iter().chain(tb.iter()).map(|t| t.world_aabb()).collect();
-    let mut pairs = Vec::new();
-    SweepAndPrune::new().candidates(&boxes, &mut pairs);
-    let na = ta.len();
-    pairs
-        .iter()
-        .filter(|&&(i, j)| i < na && j >= na && intersects(ta[i], tb[j - na]))
-        .count()
+    let boxes_a: Vec<Aabb> = ta.iter().map(|(_, t)| t.world_aabb()).collect();
+    let boxes_b: Vec<Aabb> = tb.iter().map(|(_, t)| t.world_aabb()).collect();
+    let mut found = None;
+    visit_cross_pairs(&boxes_a, &boxes_b, |i, j| {
+        if intersects(&ta[i].1, &tb[j].1) {
+            found = Some((ta[i].0, tb[j].0));
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    found
 }

@@ -8,6 +8,7 @@
 //! (the walls stand on the floor, so they touch) are not tested.
 
 use crate::input::CliError;
+use crate::output::{Out, OutputFile};
 use crate::sweep::SweepAndPrune;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -25,20 +26,31 @@ use std::time::Instant;
 /// Arguments of `sepax demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
-    /// Number of moving shapes (the floor and the four walls come on top).
-    #[arg(long, value_name = "N", default_value_t = 3000)]
-    pub shapes: usize,
-    /// Number of frames to simulate (at 60 frames per simulated second).
+    /// Number of moving shapes, 0 to 1,000,000 (the floor and the four walls come on top).
+    #[arg(long, value_name = "N", default_value_t = 3000,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_SHAPES))]
+    pub shapes: u64,
+    /// Number of frames to simulate (at 60 frames per simulated second), 1 to 100,000; shapes
+    /// (with the 5 static ones) times frames may be at most 1,000,000,000.
     #[arg(long, value_name = "N", default_value_t = 300,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_FRAMES))]
     pub frames: u64,
     /// Seed of the random scene (the same seed gives the same run).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// Where to write the SVG picture of the last frame (hits highlighted).
+    /// Where to write the SVG picture of the last frame (hits highlighted); created before the
+    /// run starts and removed again if the run fails.
     #[arg(long, value_name = "PATH", default_value = "demo.svg")]
     pub svg: PathBuf,
 }
+
+/// Most moving shapes `--shapes` accepts (memory is a few hundred bytes per shape).
+pub const MAX_SHAPES: u64 = 1_000_000;
+/// Most frames `--frames` accepts.
+pub const MAX_FRAMES: u64 = 100_000;
+/// Most shape-frames (all shapes, static ones included, times frames) of one run: about a
+/// minute or a few at the demo's speed.
+pub const MAX_SHAPE_FRAMES: u64 = 1_000_000_000;
 
 /// Time step of a frame, in seconds.
 const DT: Real = 1.0 / 60.0;
@@ -78,17 +90,6 @@ struct Mover {
 }
 
 impl Mover {
-    /// A radius that bounds the shape around its centre (for the initial placement).
-    fn reach(&self) -> Real {
-        match self.body {
-            Body::Aabb { half } | Body::Obb { half, .. } => half.norm(),
-            Body::Sphere { radius } => radius,
-            Body::Capsule {
-                half_axis, radius, ..
-            } => half_axis.norm() + radius,
-        }
-    }
-
     fn shape(&self) -> Result<Shape, ShapeError> {
         let c = self.center;
         Ok(match self.body {
@@ -140,55 +141,60 @@ fn kind_name(body: &Body) -> &'static str {
     }
 }
 
+// The scene is drawn from the seed in `f64` and rounded to `Real` only when a shape is made, so
+// that both builds draw the same random numbers and get the same scene (`f32` sampling consumes
+// a different stream from the generator than `f64` sampling, and rejection loops then diverge).
+
 /// A point uniformly distributed in the unit ball (rejection sampling), not too near the centre.
-fn in_ball(rng: &mut ChaCha8Rng) -> Vector3 {
+fn in_ball(rng: &mut ChaCha8Rng) -> [f64; 3] {
     loop {
-        let v = Vector3::new(
-            rng.random_range(-1.0..=1.0),
-            rng.random_range(-1.0..=1.0),
-            rng.random_range(-1.0..=1.0),
-        );
-        let n2 = v.norm_squared();
+        let v: [f64; 3] = std::array::from_fn(|_| rng.random_range(-1.0..=1.0));
+        let n2 = v.iter().map(|x| x * x).sum::<f64>();
         if n2 > 1e-2 && n2 <= 1.0 {
             return v;
         }
     }
 }
 
+/// A unit vector uniformly distributed over directions.
+fn direction(rng: &mut ChaCha8Rng) -> [f64; 3] {
+    let v = in_ball(rng);
+    let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    v.map(|x| x / n)
+}
+
+fn real3(v: [f64; 3]) -> Vector3 {
+    Vector3::new(v[0] as Real, v[1] as Real, v[2] as Real)
+}
+
 /// A rotation uniformly distributed over all rotations.
 fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion {
     loop {
-        let q = Quaternion::new(
-            rng.random_range(-1.0..=1.0),
-            rng.random_range(-1.0..=1.0),
-            rng.random_range(-1.0..=1.0),
-            rng.random_range(-1.0..=1.0),
-        );
-        let n2 = q.norm_squared();
+        let q: [f64; 4] = std::array::from_fn(|_| rng.random_range(-1.0..=1.0));
+        let n2 = q.iter().map(|x| x * x).sum::<f64>();
         if n2 > 1e-2 && n2 <= 1.0 {
-            return UnitQuaternion::new_normalize(q);
+            let q = q.map(|x| (x / n2.sqrt()) as Real);
+            return UnitQuaternion::new_normalize(Quaternion::new(q[0], q[1], q[2], q[3]));
         }
     }
 }
 
 /// A per-frame rotation step: a random axis, up to 3 radians per second.
 fn random_spin(rng: &mut ChaCha8Rng) -> UnitQuaternion {
-    let axis = in_ball(rng).normalize();
-    let rate: Real = rng.random_range(0.0..3.0);
-    UnitQuaternion::from_scaled_axis(axis * (rate * DT))
+    let axis = direction(rng);
+    let rate: f64 = rng.random_range(0.0..3.0);
+    UnitQuaternion::from_scaled_axis(real3(axis.map(|x| x * rate * DT as f64)))
 }
 
-fn random_half(rng: &mut ChaCha8Rng) -> Vector3 {
-    Vector3::new(
-        rng.random_range(0.1..0.7),
-        rng.random_range(0.1..0.7),
-        rng.random_range(0.1..0.7),
-    )
+/// Random half extents, and the length of the half diagonal (a bound of the box's reach).
+fn random_half(rng: &mut ChaCha8Rng) -> (Vector3, f64) {
+    let h: [f64; 3] = std::array::from_fn(|_| rng.random_range(0.1..0.7));
+    (real3(h), h.iter().map(|x| x * x).sum::<f64>().sqrt())
 }
 
 /// Half the side of the (square) room: about 10 cubic units of room per moving shape.
-fn room_half_side(n: usize) -> Real {
-    let area = (n as Real) * 10.0 / HEIGHT;
+fn room_half_side(n: usize) -> f64 {
+    let area = (n as f64) * 10.0 / HEIGHT as f64;
     (area.sqrt() / 2.0).max(4.0)
 }
 
@@ -209,40 +215,56 @@ fn room(l: Real) -> Result<Vec<Shape>, ShapeError> {
     ])
 }
 
-fn generate(rng: &mut ChaCha8Rng, n: usize, l: Real) -> Vec<Mover> {
+fn generate(rng: &mut ChaCha8Rng, n: usize, l: f64) -> Vec<Mover> {
+    let h = HEIGHT as f64;
     (0..n)
         .map(|_| {
-            let body = match rng.random_range(0..10) {
-                0..=4 => Body::Obb {
-                    half: random_half(rng),
-                    rotation: random_rotation(rng),
-                    spin: random_spin(rng),
-                },
-                5 => Body::Aabb {
-                    half: random_half(rng),
-                },
-                6 | 7 => Body::Sphere {
-                    radius: rng.random_range(0.15..0.6),
-                },
-                _ => Body::Capsule {
-                    half_axis: in_ball(rng).normalize() * rng.random_range(0.2..0.9),
-                    radius: rng.random_range(0.08..0.3),
-                    spin: random_spin(rng),
-                },
+            let (body, reach) = match rng.random_range(0..10) {
+                0..=4 => {
+                    let (half, reach) = random_half(rng);
+                    let body = Body::Obb {
+                        half,
+                        rotation: random_rotation(rng),
+                        spin: random_spin(rng),
+                    };
+                    (body, reach)
+                }
+                5 => {
+                    let (half, reach) = random_half(rng);
+                    (Body::Aabb { half }, reach)
+                }
+                6 | 7 => {
+                    let radius: f64 = rng.random_range(0.15..0.6);
+                    let body = Body::Sphere {
+                        radius: radius as Real,
+                    };
+                    (body, radius)
+                }
+                _ => {
+                    let axis = direction(rng);
+                    let len: f64 = rng.random_range(0.2..0.9);
+                    let radius: f64 = rng.random_range(0.08..0.3);
+                    let body = Body::Capsule {
+                        half_axis: real3(axis.map(|x| x * len)),
+                        radius: radius as Real,
+                        spin: random_spin(rng),
+                    };
+                    (body, len + radius)
+                }
             };
-            let speed: Real = rng.random_range(0.5..3.0);
-            let mut m = Mover {
-                center: Point3::origin(),
-                velocity: in_ball(rng).normalize() * speed,
+            let speed: f64 = rng.random_range(0.5..3.0);
+            let velocity = real3(direction(rng).map(|x| x * speed));
+            let r = reach.min(l * 0.5).min(h * 0.5);
+            let center = [
+                rng.random_range(-l + r..=l - r),
+                rng.random_range(r..=h - r),
+                rng.random_range(-l + r..=l - r),
+            ];
+            Mover {
+                center: Point3::from(real3(center)),
+                velocity,
                 body,
-            };
-            let r = m.reach().min(l * 0.5).min(HEIGHT * 0.5);
-            m.center = Point3::new(
-                rng.random_range(-l + r..=l - r),
-                rng.random_range(r..=HEIGHT - r),
-                rng.random_range(-l + r..=l - r),
-            );
-            m
+            }
         })
         .collect()
 }
@@ -278,10 +300,22 @@ fn thousands(x: u64) -> String {
 /// Runs `sepax demo`.
 pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
     let _span = tracing::info_span!("demo", shapes = args.shapes, frames = args.frames).entered();
+    let shape_frames = (args.shapes + STATIC as u64).saturating_mul(args.frames);
+    if shape_frames > MAX_SHAPE_FRAMES {
+        return Err(CliError::new(format!(
+            "demo: --shapes {} with --frames {} is {shape_frames} shape-frames (the {STATIC} \
+             static shapes included); at most {MAX_SHAPE_FRAMES} are allowed",
+            args.shapes, args.frames
+        )));
+    }
+    let svg = OutputFile::create(&args.svg)?;
     let demo_err = |e: ShapeError| CliError::new(format!("demo: {e}"));
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let l = room_half_side(args.shapes);
-    let mut movers = generate(&mut rng, args.shapes, l);
+    // In range (checked by the argument parser), so it fits in memory and in `usize`.
+    let count = args.shapes as usize;
+    let l64 = room_half_side(count);
+    let mut movers = generate(&mut rng, count, l64);
+    let l = l64 as Real;
     let mut shapes = room(l).map_err(demo_err)?;
     shapes.reserve(movers.len());
     for m in &movers {
@@ -398,18 +432,21 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
         ),
         ..SvgOptions::default()
     };
-    std::fs::write(&args.svg, render_svg(&draw, &[], &options))
-        .map_err(|e| CliError::new(format!("cannot write {}: {e}", args.svg.display())))?;
+    svg.finish(&render_svg(&draw, &[], &options))?;
     let svg_ms = ms_since(t);
 
-    print_report(
+    let mut out = Out::stdout();
+    let report = report(
         args, &movers, &shapes, l, &stats, run_s, &hits, &hit, svg_ms,
     );
+    out.write_str(&report)?;
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
+/// The statistics report, as printed.
 #[allow(clippy::too_many_arguments)]
-fn print_report(
+fn report(
     args: &DemoArgs,
     movers: &[Mover],
     shapes: &[Shape],
@@ -419,7 +456,10 @@ fn print_report(
     last_hits: &[(usize, usize)],
     highlighted: &[bool],
     svg_ms: f64,
-) {
+) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    // Writing to a String cannot fail, so the results of `writeln!` are ignored.
     let count = |name: &str| movers.iter().filter(|m| kind_name(&m.body) == name).count();
     let frames = args.frames as f64;
     let n = shapes.len() as u64;
@@ -427,11 +467,13 @@ fn print_report(
     let avg_candidates = stats.candidates as f64 / frames;
     let avg_hits = stats.hits as f64 / frames;
     let side = 2.0 * l as f64;
-    println!(
+    let _ = writeln!(
+        s,
         "sepax demo: seed {}, {} frames of {} shapes in a {side:.1} x {:.1} x {side:.1} room",
         args.seed, args.frames, n, HEIGHT as f64
     );
-    println!(
+    let _ = writeln!(
+        s,
         "  shapes: {} static (floor, 4 walls), {} OBBs, {} AABBs, {} spheres, {} capsules",
         STATIC,
         count("obb"),
@@ -439,8 +481,9 @@ fn print_report(
         count("sphere"),
         count("capsule")
     );
-    println!("per frame (average over {} frames):", args.frames);
-    println!(
+    let _ = writeln!(s, "per frame (average over {} frames):", args.frames);
+    let _ =
+        writeln!(s,
         "  candidate pairs  {avg_candidates:>10.1}   ({:.3}% of the {} pairs of an all-pairs loop)",
         if all_pairs == 0 {
             0.0
@@ -449,7 +492,8 @@ fn print_report(
         },
         thousands(all_pairs)
     );
-    println!(
+    let _ = writeln!(
+        s,
         "  hits             {avg_hits:>10.1}   (min {}, max {}; {:.1}% of candidates)",
         stats.min_hits,
         stats.max_hits,
@@ -459,7 +503,7 @@ fn print_report(
             100.0 * stats.hits as f64 / stats.candidates as f64
         }
     );
-    println!("time per phase       total ms    ms/frame");
+    let _ = writeln!(s, "time per phase       total ms    ms/frame");
     let total = stats.move_ms + stats.broad_ms + stats.narrow_ms;
     for (name, ms) in [
         ("move + aabb", stats.move_ms),
@@ -467,10 +511,10 @@ fn print_report(
         ("narrow", stats.narrow_ms),
         ("all phases", total),
     ] {
-        println!("  {name:<16} {ms:>10.1}  {:>10.3}", ms / frames);
+        let _ = writeln!(s, "  {name:<16} {ms:>10.1}  {:>10.3}", ms / frames);
     }
     let tests = stats.candidates;
-    println!(
+    let _ = writeln!(s,
         "summary: {} frames in {run_s:.2} s ({:.0} frames/s); {} narrow-phase tests ({:.1} M/s), {} hits",
         args.frames,
         frames / run_s.max(1e-9),
@@ -478,10 +522,12 @@ fn print_report(
         tests as f64 / (stats.narrow_ms.max(1e-9) * 1e3),
         thousands(stats.hits)
     );
-    println!(
+    let _ = writeln!(
+        s,
         "last frame: {} hits, {} shapes highlighted in {} (written in {svg_ms:.0} ms)",
         last_hits.len(),
         highlighted.iter().filter(|&&h| h).count(),
         args.svg.display()
     );
+    s
 }

@@ -5,6 +5,7 @@
 //! or the axis of least overlap and the depth. Other pairs only say whether they intersect.
 
 use crate::input::{load_scene, CliError};
+use crate::output::{quote, Out};
 use clap::Args;
 use sepax_narrowphase::intersect::{self, BoxWitness, Classification, SatAxis};
 use sepax_scene::Scene;
@@ -24,15 +25,19 @@ pub struct ExplainArgs {
     pub b: String,
 }
 
-/// Runs `sepax explain`: one sentence on stdout, exit 0; unknown ids or a bad scene exit 2.
+/// Runs `sepax explain`: one sentence on stdout (ids as [`quote`] prints them), exit 0; unknown
+/// ids, a bad scene or a witness that is not finite exit 2.
 pub fn run(args: &ExplainArgs) -> Result<ExitCode, CliError> {
     let scene = load_scene(&args.scene)?;
     let ia = find(&scene, &args.a, &args.scene)?;
     let ib = find(&scene, &args.b, &args.scene)?;
     let (sa, sb) = (&scene.shapes[ia], &scene.shapes[ib]);
     let _span = tracing::info_span!("explain", a = %sa.id, b = %sb.id).entered();
-    let sentence = describe(&sa.id, &sa.shape, &sb.id, &sb.shape)?;
-    println!("{sentence}");
+    let (a, b) = (quote(&sa.id), quote(&sb.id));
+    let sentence = describe(&a, &sa.shape, &b, &sb.shape)?;
+    let mut out = Out::stdout();
+    out.line(&sentence)?;
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -117,6 +122,13 @@ pub fn witness_sentence(a: &str, b: &str, w: &BoxWitness) -> String {
 /// The sentence for any pair: the witness for boxes, otherwise whether the shapes intersect.
 pub fn describe(a: &str, sa: &Shape, b: &str, sb: &Shape) -> Result<String, CliError> {
     if let Some(w) = box_witness(sa, sb) {
+        let d = &w.direction;
+        if ![d.x, d.y, d.z, w.distance].iter().all(|x| x.is_finite()) {
+            return Err(CliError::new(format!(
+                "{a} and {b}: the witness's direction or distance is not a finite number in \
+                 this build's precision"
+            )));
+        }
         return Ok(witness_sentence(a, b, &w));
     }
     let hit = intersect::intersects_shapes(sa, sb)

@@ -13,6 +13,8 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 pub struct CliError {
     /// The one-line message (no trailing newline).
     pub message: String,
+    /// `Some(status)`: end with this exit status and no message (a closed output pipe).
+    pub quiet_exit: Option<u8>,
 }
 
 impl CliError {
@@ -20,6 +22,15 @@ impl CliError {
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
+            quiet_exit: None,
+        }
+    }
+
+    /// An ending with exit status `status` and no message.
+    pub fn quiet(status: u8) -> Self {
+        Self {
+            message: String::new(),
+            quiet_exit: Some(status),
         }
     }
 }

@@ -7,21 +7,29 @@
 //! - `sepax fit MESH`: the bounding box of a mesh file by one of five methods.
 //! - `sepax clash MODEL_OR_DIR`: which parts of a model touch, confirmed at triangle level.
 //!
-//! Exit status: 0 on success, 1 for `check --fail-on-hit` when a pair intersects, 2 on bad input
-//! (the message on stderr as `sepax: <message>`, nothing on stdout).
+//! Exit status: 0 on success, 1 for `check --fail-on-hit` when a pair intersects (`clash
+//! --fail-on-clash` when a pair clashes), 3 when `check --max-pairs` stopped the output, 2 on bad
+//! input or arguments, an option out of its range, or a failed write (one line `sepax: <message>`
+//! on stderr, nothing half-written on stdout), 141 when standard output is a pipe that was closed
+//! (no message; as a process ended by `SIGPIPE`). Results are written through one buffered
+//! handle whose errors are checked, never with `println!`.
 
 // Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
 mod check;
+mod check_report;
 mod clash;
 mod demo;
 mod explain;
 mod fit;
 mod input;
+mod output;
+mod pairs;
 mod sweep;
 
 use clap::{ArgAction, Parser, Subcommand};
+use input::CliError;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -43,7 +51,9 @@ enum Command {
     /// Print the intersecting pairs of a scene file, one `idA idB` per line in file order.
     ///
     /// Exit status: 0 on success whatever was found, 1 with --fail-on-hit when any pair
-    /// intersects, 2 on bad input (message on stderr, nothing on stdout).
+    /// intersects, 3 when --max-pairs stopped the output, 2 on bad input (message on stderr,
+    /// nothing on stdout) or on an error found while pairs stream out (the output then ends
+    /// before the failing pair), 141 when stdout is a closed pipe.
     Check(check::CheckArgs),
     /// Explain in words why two shapes of a scene intersect or not (the separating-axis witness
     /// for box pairs).
@@ -84,8 +94,42 @@ fn init_tracing(verbose: u8) {
         .try_init();
 }
 
+/// Parses the arguments. Help and version go to stdout with exit 0; any other argument error is
+/// one line `sepax: <what is wrong>` on stderr with exit status 2 (clap's own message, without
+/// its usage lines).
+fn parse() -> Result<Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    use std::io::Write;
+    Cli::try_parse().map_err(|e| match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let mut out = std::io::stdout().lock();
+            let written = write!(out, "{}", e.render()).and_then(|()| out.flush());
+            match written {
+                Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                    let _ = writeln!(std::io::stderr(), "sepax: {}", output::stdout_error(&w));
+                    ExitCode::from(input::EXIT_BAD_INPUT)
+                }
+                _ => ExitCode::SUCCESS,
+            }
+        }
+        _ => {
+            let text = e.render().to_string();
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("bad arguments");
+            let line = line.strip_prefix("error: ").unwrap_or(line);
+            let _ = writeln!(std::io::stderr(), "sepax: {}", CliError::new(line));
+            ExitCode::from(input::EXIT_BAD_INPUT)
+        }
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     init_tracing(cli.verbose);
     let result = match &cli.command {
         Command::Check(args) => check::run(args),
@@ -96,8 +140,14 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(CliError {
+            quiet_exit: Some(status),
+            ..
+        }) => ExitCode::from(status),
         Err(e) => {
-            eprintln!("sepax: {e}");
+            use std::io::Write;
+            // A closed stderr is not worth a panic: the exit status still tells.
+            let _ = writeln!(std::io::stderr(), "sepax: {e}");
             ExitCode::from(input::EXIT_BAD_INPUT)
         }
     }

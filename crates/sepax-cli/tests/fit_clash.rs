@@ -107,6 +107,7 @@ fn fit_text_reports_ratios_for_every_method() {
     for m in ["aabb", "pca", "hull-pca", "dito", "exact"] {
         let out = sepax()
             .args(["fit", mesh.to_str().unwrap(), "--method", m])
+            .args(["--compare", "exact"])
             .output()
             .unwrap();
         assert!(out.status.success());
