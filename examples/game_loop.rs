@@ -4,7 +4,7 @@
 //! and crosses a checkpoint (a static sensor that reports persist events). Layers come from a
 //! Unity-style collision matrix compiled to masks. After each `update` the game reads the
 //! begin / persist / end arrays and acts: a shot that hits is removed (its pair ends at the
-//! next update, flagged `removed`), an enemy goes down after three hits, a coin is picked up.
+//! next update, flagged `removed`), an enemy goes down when its hit points run out, a coin is picked up.
 //! The game itself is `examples/support/arena.rs`; `tests/game_loop.rs` checks it against a
 //! brute-force world.
 //!
@@ -51,7 +51,10 @@ fn main() {
     let s = game.score;
     let stats = game.world.events().stats;
     println!();
-    println!("{} physics steps at 60 Hz in {renders} render frames", game.frame);
+    println!(
+        "{} physics steps at 60 Hz in {renders} render frames",
+        game.frame
+    );
     println!(
         "shots fired {}, enemy hits {}, enemies down {}, stopped by the level {}",
         s.shots_fired, s.enemy_hits, s.enemies_down, s.shots_stopped_by_level

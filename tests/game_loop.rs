@@ -11,7 +11,6 @@ use std::collections::BTreeSet;
 
 use arena::{untag, Game, Layer, COLLIDING};
 use sepax::prelude::*;
-use sepax_world::{EventFlags, Kind, PairEvent, PairKey, Report, World};
 
 /// Steps of the test run: the whole six seconds of the example.
 const FRAMES: u32 = 360;
@@ -52,7 +51,7 @@ fn events_are_the_brute_force_differences_and_the_game_acts_on_them() {
     for frame in 0..FRAMES {
         game.advance();
         let now = brute_force(&game.world);
-        game.world.update(&sepax_world::Serial);
+        game.world.update(&Serial);
         let ev = game.world.events();
         let begin: Vec<_> = now.difference(&before).copied().collect();
         let end: Vec<_> = before.difference(&now).copied().collect();
@@ -73,7 +72,10 @@ fn events_are_the_brute_force_differences_and_the_game_acts_on_them() {
         for p in &hits_last_frame {
             let e = ev.end.iter().find(|e| e.pair == *p);
             let e = e.unwrap_or_else(|| panic!("no end for {p:?} at frame {frame}"));
-            assert!(e.flags.contains(EventFlags::REMOVED), "frame {frame}: {e:?}");
+            assert!(
+                e.flags.contains(EventFlags::REMOVED),
+                "frame {frame}: {e:?}"
+            );
         }
         for e in &ev.end {
             let gone = !game.world.contains(e.pair.0) || !game.world.contains(e.pair.1);
@@ -82,11 +84,19 @@ fn events_are_the_brute_force_differences_and_the_game_acts_on_them() {
         if ev.begin.iter().chain(&ev.persist).any(|e| is_checkpoint(e)) {
             checkpoint_frames.push(frame);
         }
-        let removing: Vec<_> = ev.begin.iter().filter(|e| removes(e)).map(|e| e.pair).collect();
+        let removing: Vec<_> = ev
+            .begin
+            .iter()
+            .filter(|e| removes(e))
+            .map(|e| e.pair)
+            .collect();
         game.react();
         // The game removed what it was hit by (shots on a hit, coins when picked up).
         for p in &removing {
-            assert!(!game.world.contains(p.0) || !game.world.contains(p.1), "{p:?}");
+            assert!(
+                !game.world.contains(p.0) || !game.world.contains(p.1),
+                "{p:?}"
+            );
         }
         hits_last_frame = removing;
         before = now;
@@ -96,12 +106,24 @@ fn events_are_the_brute_force_differences_and_the_game_acts_on_them() {
     // far wall spans the arena) or still flying.
     assert_eq!(s.shots_fired, 15, "{s:?}");
     let flying = game.live_shots() as u32;
-    assert_eq!(s.enemy_hits + s.shots_stopped_by_level + flying, 15, "{s:?}");
+    assert_eq!(
+        s.enemy_hits + s.shots_stopped_by_level + flying,
+        15,
+        "{s:?}"
+    );
     assert!(s.enemy_hits >= 3 * s.enemies_down, "{s:?}");
     // The checkpoint spans x in [-7, -5]; the player (radius 0.4) walks at 3.5 m/s from x = -16:
     // it overlaps the zone from t = 8.6 / 3.5 s to 11.4 / 3.5 s (frames 148 to 195).
-    assert_eq!(checkpoint_frames.first(), Some(&148), "{checkpoint_frames:?}");
-    assert_eq!(checkpoint_frames.last(), Some(&195), "{checkpoint_frames:?}");
+    assert_eq!(
+        checkpoint_frames.first(),
+        Some(&148),
+        "{checkpoint_frames:?}"
+    );
+    assert_eq!(
+        checkpoint_frames.last(),
+        Some(&195),
+        "{checkpoint_frames:?}"
+    );
     assert_eq!(checkpoint_frames.len(), 48);
     assert_eq!(s.frames_in_checkpoint, 48);
     // Coins lie on the path at 1.0 s and 4.0 s; the one at 2.5 s is 1.2 m aside (out of reach

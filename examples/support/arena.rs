@@ -7,10 +7,6 @@
 #![allow(dead_code)]
 
 use sepax::prelude::*;
-use sepax_world::{
-    ColliderDesc, ColliderId, EventFlags, Kind, LayerMatrix, PairEvent, Report, Serial,
-    World,
-};
 
 /// The fixed time step (s).
 pub const DT: Real = 1.0 / 60.0;
@@ -140,7 +136,10 @@ impl Game {
         let mut world = World::new();
         let desc = |shape: Shape, layer: Layer, index: u32, kind: Kind| {
             let filter = layers.filter(layer as u32).expect("layer below 64");
-            ColliderDesc::new(shape).kind(kind).filter(filter).user(tag(layer, index))
+            ColliderDesc::new(shape)
+                .kind(kind)
+                .filter(filter)
+                .user(tag(layer, index))
         };
         let pillar = Obb::from_rotation(
             at(7.0, 1.5, 1.2),
@@ -159,7 +158,11 @@ impl Game {
             .map(|(i, s)| desc(s, Layer::Level, i as u32, Kind::Static))
             .collect();
         let zone = slab(at(-7.0, 0.0, -3.0), at(-5.0, 3.0, 3.0));
-        descs.push(desc(zone, Layer::Trigger, 0, Kind::Static).sensor(true).report(Report::Persist));
+        descs.push(
+            desc(zone, Layer::Trigger, 0, Kind::Static)
+                .sensor(true)
+                .report(Report::Persist),
+        );
         // Coins on the player's path at t = 1.0 s, 2.5 s, 4.0 s, the second one 1.2 m aside.
         for (i, (t, dz)) in [(1.0, 0.0), (2.5, 1.2), (4.0, 0.3)].into_iter().enumerate() {
             let p = player_position(t);
@@ -172,11 +175,28 @@ impl Game {
         world.insert_many(descs, &mut ids).expect("valid arena");
         let player = *ids.last().expect("inserted");
         let mut enemies = Vec::new();
-        for (i, (x0, phase)) in [(12.0, 0.0), (15.0, 2.0)].into_iter().enumerate() {
-            let body = Obb::new(Point3::origin(), Matrix3::identity(), Vector3::new(0.5, 1.0, 0.5));
-            let d = desc(body.expect("valid").into(), Layer::Enemy, i as u32, Kind::Kinematic);
-            let id = world.insert(d.pose(enemy_pose(x0, phase, 0.0))).expect("valid enemy");
-            enemies.push(Enemy { id: Some(id), hp: 3, x0, phase });
+        // A grunt (three hits) and a brute (five hits).
+        for (i, (x0, phase, hp)) in [(12.0, 0.0, 3), (15.0, 2.0, 5)].into_iter().enumerate() {
+            let body = Obb::new(
+                Point3::origin(),
+                Matrix3::identity(),
+                Vector3::new(0.5, 1.0, 0.5),
+            );
+            let d = desc(
+                body.expect("valid").into(),
+                Layer::Enemy,
+                i as u32,
+                Kind::Kinematic,
+            );
+            let id = world
+                .insert(d.pose(enemy_pose(x0, phase, 0.0)))
+                .expect("valid enemy");
+            enemies.push(Enemy {
+                id: Some(id),
+                hp,
+                x0,
+                phase,
+            });
         }
         Game {
             world,
@@ -229,19 +249,23 @@ impl Game {
         if self.frame % 24 == 12 {
             let start = at(p.x + 0.6, 1.1, p.z);
             let ball = Sphere::new(Point3::origin(), 0.15).expect("valid shot");
-            let filter = self.layers.filter(Layer::Shot as u32).expect("layer below 64");
+            let filter = self
+                .layers
+                .filter(Layer::Shot as u32)
+                .expect("layer below 64");
             let desc = ColliderDesc::new(ball)
                 .pose(Isometry3::translation(start.x, start.y, start.z))
                 .filter(filter)
                 .report(Report::Manifolds)
                 .user(tag(Layer::Shot, self.score.shots_fired));
-            self.shots.push((self.world.insert(desc).expect("valid shot"), start));
+            self.shots
+                .push((self.world.insert(desc).expect("valid shot"), start));
             self.score.shots_fired += 1;
         }
     }
 
     /// Reads the last update's events and acts on them: a shot is removed when it hits the
-    /// level or an enemy (its pairs end at the next update), an enemy after three hits, a coin
+    /// level or an enemy (its pairs end at the next update), an enemy when its hit points run out, a coin
     /// when the player touches it.
     pub fn react(&mut self) {
         let frame = self.frame;
@@ -253,31 +277,43 @@ impl Game {
         s.end += events.end.len();
         let mut doomed = Vec::new();
         for e in &events.end {
-            let why = if e.flags.contains(EventFlags::REMOVED) { " (removed)" } else { "" };
-            let (a, b) = (name(e.user[0]), name(e.user[1]));
-            self.log.push(format!("frame {frame:3}  end    {a} / {b}{why}"));
+            let (a, b) = roles(e);
+            let why = if e.flags.contains(EventFlags::REMOVED) {
+                " (removed)".to_string()
+            } else if b.layer == Layer::Trigger {
+                format!(": left after {} frames", s.frames_in_checkpoint)
+            } else {
+                String::new()
+            };
+            let (na, nb) = (name(tag(a.layer, a.index)), name(tag(b.layer, b.index)));
+            self.log
+                .push(format!("frame {frame:3}  end    {na} / {nb}{why}"));
         }
         for e in &events.persist {
-            if roles(e).1 .0 == Layer::Trigger {
+            if roles(e).1.layer == Layer::Trigger {
                 s.frames_in_checkpoint += 1;
             }
         }
         for e in &events.begin {
-            let ((la, a), (lb, b)) = roles(e);
-            let what = match (la.0, lb.0) {
-                (Layer::Level, Layer::Shot) | (Layer::Enemy, Layer::Shot) => {
-                    doomed.push(b);
+            let (a, b) = roles(e);
+            let what = match (a.layer, b.layer) {
+                // A shot that touches two things in one update is spent on the first.
+                (Layer::Level | Layer::Enemy, Layer::Shot) if doomed.contains(&b.id) => {
+                    "already spent".to_string()
+                }
+                (Layer::Level | Layer::Enemy, Layer::Shot) => {
+                    doomed.push(b.id);
                     let m = e.manifold(events).and_then(|m| m.points.first());
                     let spot = m.map(|p| p.midpoint()).unwrap_or(Point3::origin());
                     let mut what = format!("at ({:.2}, {:.2}, {:.2})", spot.x, spot.y, spot.z);
-                    if la.0 == Layer::Level {
+                    if a.layer == Layer::Level {
                         s.shots_stopped_by_level += 1;
-                    } else if let Some(enemy) = self.enemies.get_mut(la.1 as usize) {
+                    } else if let Some(enemy) = self.enemies.get_mut(a.index as usize) {
                         s.enemy_hits += 1;
                         enemy.hp = enemy.hp.saturating_sub(1);
                         what += &format!(", hp {}", enemy.hp);
                         if enemy.hp == 0 && enemy.id.take().is_some() {
-                            doomed.push(a);
+                            doomed.push(a.id);
                             s.enemies_down += 1;
                             what += ", down";
                         }
@@ -285,7 +321,7 @@ impl Game {
                     what
                 }
                 (Layer::Player, Layer::Pickup) => {
-                    doomed.push(b);
+                    doomed.push(b.id);
                     s.coins += 1;
                     format!("coins {}", s.coins)
                 }
@@ -299,8 +335,9 @@ impl Game {
                 }
                 _ => String::new(),
             };
-            let (na, nb) = (name(tag(la.0, la.1)), name(tag(lb.0, lb.1)));
-            self.log.push(format!("frame {frame:3}  begin  {na} / {nb}: {what}"));
+            let (na, nb) = (name(tag(a.layer, a.index)), name(tag(b.layer, b.index)));
+            self.log
+                .push(format!("frame {frame:3}  begin  {na} / {nb}: {what}"));
         }
         for id in doomed {
             if self.world.remove(id).is_ok() {
@@ -316,11 +353,22 @@ impl Default for Game {
     }
 }
 
-/// The event's two sides as ((layer, index), id), the lower layer first.
-fn roles(e: &PairEvent) -> (((Layer, u32), ColliderId), ((Layer, u32), ColliderId)) {
-    let a = (untag(e.user[0]), e.pair.0);
-    let b = (untag(e.user[1]), e.pair.1);
-    if a.0 <= b.0 {
+/// One side of a pair event.
+#[derive(Debug, Clone, Copy)]
+struct Side {
+    layer: Layer,
+    index: u32,
+    id: ColliderId,
+}
+
+/// The event's two sides, the lower layer first.
+fn roles(e: &PairEvent) -> (Side, Side) {
+    let side = |user, id| {
+        let (layer, index) = untag(user);
+        Side { layer, index, id }
+    };
+    let (a, b) = (side(e.user[0], e.pair.0), side(e.user[1], e.pair.1));
+    if a.layer <= b.layer {
         (a, b)
     } else {
         (b, a)
@@ -332,9 +380,9 @@ pub fn player_position(t: Real) -> Point3 {
     at(-16.0 + 3.5 * t, 0.0, 1.5 * (1.3 * t).sin())
 }
 
-/// An enemy coming towards the player at 1.5 m/s, zig-zagging and turning.
+/// An enemy coming towards the player at 2 m/s, zig-zagging and turning.
 fn enemy_pose(x0: Real, phase: Real, t: Real) -> Isometry3 {
     let z = 2.5 * (0.9 * t + phase).sin();
     let yaw = UnitQuaternion::from_euler_angles(0.0, 0.7 * t, 0.0);
-    Isometry3::from_parts(Vector3::new(x0 - 1.5 * t, 1.0, z).into(), yaw)
+    Isometry3::from_parts(Vector3::new(x0 - 2.0 * t, 1.0, z).into(), yaw)
 }

@@ -19,9 +19,7 @@
 //! ```
 #![allow(dead_code)]
 
-use sepax::narrowphase::contact::{ContactConfig, ContactManifold, FeatureId};
 use sepax::prelude::*;
-use sepax_world::{ColliderDesc, ColliderId, Kind, Report, Serial, World, WorldConfig};
 use std::collections::HashMap;
 
 /// Gravity (m/s^2).
@@ -196,7 +194,11 @@ impl Sim {
                     .expect("valid box")
                     .into()
             };
-            let kind = if b.is_static { Kind::Static } else { Kind::Dynamic };
+            let kind = if b.is_static {
+                Kind::Static
+            } else {
+                Kind::Dynamic
+            };
             ColliderDesc::new(shape)
                 .pose(b.pose())
                 .kind(kind)
@@ -223,12 +225,8 @@ impl Sim {
     /// which is the smaller body index, toward the larger).
     fn detect(&mut self) {
         self.poses.clear();
-        self.poses.extend(
-            self.bodies
-                .iter()
-                .filter(|b| !b.is_static)
-                .map(Body::pose),
-        );
+        self.poses
+            .extend(self.bodies.iter().filter(|b| !b.is_static).map(Body::pose));
         self.world
             .set_poses(&self.moving, &self.poses)
             .expect("finite poses");
