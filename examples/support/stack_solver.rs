@@ -17,6 +17,11 @@
 //!     friction impulses clamped to mu * normal impulse (two tangents)
 //! x += v dt, q += 0.5 (w, 0) q dt (normalised)
 //! ```
+//!
+//! The world's manifolds are those of touching pairs (closed sets): a pair separated by a gap
+//! smaller than the margin gets none, so a box is caught when it touches, not just before.
+//! Resting contacts stay touching (the solver leaves them up to `SLOP` deep), so nothing is
+//! lost for a stack.
 #![allow(dead_code)]
 
 use sepax::prelude::*;
