@@ -16,16 +16,16 @@
 mod arena;
 
 use arena::{Game, DT};
+use sepax::prelude::Real;
 
 /// Simulated seconds.
-const SECONDS: f64 = 6.0;
+const SECONDS: Real = 6.0;
 
 /// Render-frame durations (s) the loop cycles through: a display that cannot hold its rate.
-const RENDER_FRAMES: [f64; 4] = [1.0 / 50.0, 1.0 / 75.0, 1.0 / 60.0, 1.0 / 40.0];
+const RENDER_FRAMES: [Real; 4] = [1.0 / 50.0, 1.0 / 75.0, 1.0 / 60.0, 1.0 / 40.0];
 
 fn main() {
     let mut game = Game::new();
-    let step = DT as f64;
     let (mut clock, mut accumulator, mut renders) = (0.0, 0.0, 0usize);
     let mut busiest = (0, 0);
     // "Fix your timestep": physics advances in whole DT steps, however long a render frame took.
@@ -34,8 +34,8 @@ fn main() {
         renders += 1;
         clock += frame_time;
         accumulator += frame_time;
-        while accumulator >= step {
-            accumulator -= step;
+        while accumulator >= DT {
+            accumulator -= DT;
             game.step();
             for line in &game.log {
                 println!("{line}");
@@ -45,7 +45,7 @@ fn main() {
                 busiest = (game.frame - 1, touching);
             }
         }
-        // A renderer would draw here, interpolating by accumulator / step.
+        // A renderer would draw here, interpolating by accumulator / DT.
     }
 
     let s = game.score;

@@ -81,7 +81,7 @@ fn events_are_the_brute_force_differences_and_the_game_acts_on_them() {
             let gone = !game.world.contains(e.pair.0) || !game.world.contains(e.pair.1);
             assert_eq!(e.flags.contains(EventFlags::REMOVED), gone, "{e:?}");
         }
-        if ev.begin.iter().chain(&ev.persist).any(|e| is_checkpoint(e)) {
+        if ev.begin.iter().chain(&ev.persist).any(is_checkpoint) {
             checkpoint_frames.push(frame);
         }
         let removing: Vec<_> = ev
