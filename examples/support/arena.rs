@@ -14,38 +14,22 @@ pub const DT: Real = 1.0 / 60.0;
 /// The layers (Unity's "user layers"); a collider's `user` value is its layer and index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Layer {
-    /// Floor, walls, pillar: static.
-    Level = 0,
-    /// The player: kinematic.
-    Player = 1,
-    /// Enemies: kinematic.
-    Enemy = 2,
-    /// Shots: dynamic, moved by the game.
-    Shot = 3,
-    /// The checkpoint: a static sensor.
-    Trigger = 4,
-    /// Coins: static sensors.
-    Pickup = 5,
+    Level,   // floor, far wall, pillar: static
+    Player,  // kinematic
+    Enemy,   // kinematic
+    Shot,    // dynamic, moved by the game
+    Trigger, // the checkpoint: a static sensor
+    Pickup,  // coins: static sensors
 }
+use Layer::*;
 
 /// Every layer, in order.
-pub const LAYERS: [Layer; 6] = [
-    Layer::Level,
-    Layer::Player,
-    Layer::Enemy,
-    Layer::Shot,
-    Layer::Trigger,
-    Layer::Pickup,
-];
+pub const LAYERS: [Layer; 6] = [Level, Player, Enemy, Shot, Trigger, Pickup];
 
 /// The ticked boxes of the layer collision matrix; every other pair of layers never collides.
-pub const COLLIDING: [(Layer, Layer); 5] = [
-    (Layer::Player, Layer::Enemy),
-    (Layer::Player, Layer::Trigger),
-    (Layer::Player, Layer::Pickup),
-    (Layer::Shot, Layer::Level),
-    (Layer::Shot, Layer::Enemy),
-];
+#[rustfmt::skip]
+pub const COLLIDING: [(Layer, Layer); 5] =
+    [(Player, Enemy), (Player, Trigger), (Player, Pickup), (Shot, Level), (Shot, Enemy)];
 
 /// The matrix of [`COLLIDING`] over the six layers.
 pub fn layer_matrix() -> LayerMatrix {
@@ -69,18 +53,18 @@ pub fn tag(layer: Layer, index: u32) -> u64 {
 /// The layer and index of a `user` value.
 pub fn untag(user: u64) -> (Layer, u32) {
     let layer = LAYERS.get((user >> 32) as usize).copied();
-    (layer.unwrap_or(Layer::Level), user as u32)
+    (layer.unwrap_or(Level), user as u32)
 }
 
 /// A readable name for a `user` value.
 pub fn name(user: u64) -> String {
     match untag(user) {
-        (Layer::Level, i) => ["floor", "far wall", "pillar"][i as usize].to_string(),
-        (Layer::Player, _) => "player".to_string(),
-        (Layer::Enemy, i) => format!("enemy {i}"),
-        (Layer::Shot, i) => format!("shot {i}"),
-        (Layer::Trigger, _) => "checkpoint".to_string(),
-        (Layer::Pickup, i) => format!("coin {i}"),
+        (Level, i) => ["floor", "far wall", "pillar"][i as usize % 3].to_string(),
+        (Player, _) => "player".to_string(),
+        (Enemy, i) => format!("enemy {i}"),
+        (Shot, i) => format!("shot {i}"),
+        (Trigger, _) => "checkpoint".to_string(),
+        (Pickup, i) => format!("coin {i}"),
     }
 }
 
@@ -99,7 +83,7 @@ pub struct Score {
     pub end: usize,
 }
 
-struct Enemy {
+struct Foe {
     id: Option<ColliderId>,
     hp: u32,
     x0: Real,
@@ -115,7 +99,7 @@ pub struct Game {
     /// This frame's log lines.
     pub log: Vec<String>,
     player: ColliderId,
-    enemies: Vec<Enemy>,
+    enemies: Vec<Foe>,
     /// Live shots: collider and position.
     shots: Vec<(ColliderId, Point3)>,
     moved: (Vec<ColliderId>, Vec<Isometry3>),
@@ -155,11 +139,11 @@ impl Game {
         let mut ids = Vec::new();
         let statics = level.into_iter().enumerate();
         let mut descs: Vec<ColliderDesc> = statics
-            .map(|(i, s)| desc(s, Layer::Level, i as u32, Kind::Static))
+            .map(|(i, s)| desc(s, Level, i as u32, Kind::Static))
             .collect();
         let zone = slab(at(-7.0, 0.0, -3.0), at(-5.0, 3.0, 3.0));
         descs.push(
-            desc(zone, Layer::Trigger, 0, Kind::Static)
+            desc(zone, Trigger, 0, Kind::Static)
                 .sensor(true)
                 .report(Report::Persist),
         );
@@ -167,36 +151,25 @@ impl Game {
         for (i, (t, dz)) in [(1.0, 0.0), (2.5, 1.2), (4.0, 0.3)].into_iter().enumerate() {
             let p = player_position(t);
             let coin = Sphere::new(at(p.x, 1.0, p.z + dz), 0.3).expect("valid coin");
-            descs.push(desc(coin.into(), Layer::Pickup, i as u32, Kind::Static).sensor(true));
+            descs.push(desc(coin.into(), Pickup, i as u32, Kind::Static).sensor(true));
         }
         let capsule = Capsule::new(at(0.0, 0.5, 0.0), at(0.0, 1.5, 0.0), 0.4).expect("valid");
-        let player = desc(capsule.into(), Layer::Player, 0, Kind::Kinematic);
+        let player = desc(capsule.into(), Player, 0, Kind::Kinematic);
         descs.push(player.pose(Isometry3::translation(-16.0, 0.0, 0.0)));
         world.insert_many(descs, &mut ids).expect("valid arena");
         let player = *ids.last().expect("inserted");
         let mut enemies = Vec::new();
+        let body = Obb::new(
+            Point3::origin(),
+            Matrix3::identity(),
+            Vector3::new(0.5, 1.0, 0.5),
+        );
+        let body: Shape = body.expect("valid enemy").into();
         // A grunt (three hits) and a brute (five hits).
         for (i, (x0, phase, hp)) in [(12.0, 0.0, 3), (15.0, 2.0, 5)].into_iter().enumerate() {
-            let body = Obb::new(
-                Point3::origin(),
-                Matrix3::identity(),
-                Vector3::new(0.5, 1.0, 0.5),
-            );
-            let d = desc(
-                body.expect("valid").into(),
-                Layer::Enemy,
-                i as u32,
-                Kind::Kinematic,
-            );
-            let id = world
-                .insert(d.pose(enemy_pose(x0, phase, 0.0)))
-                .expect("valid enemy");
-            enemies.push(Enemy {
-                id: Some(id),
-                hp,
-                x0,
-                phase,
-            });
+            let d = desc(body, Enemy, i as u32, Kind::Kinematic).pose(enemy_pose(x0, phase, 0.0));
+            let id = Some(world.insert(d).expect("valid enemy"));
+            enemies.push(Foe { id, hp, x0, phase });
         }
         Game {
             world,
@@ -249,15 +222,12 @@ impl Game {
         if self.frame % 24 == 12 {
             let start = at(p.x + 0.6, 1.1, p.z);
             let ball = Sphere::new(Point3::origin(), 0.15).expect("valid shot");
-            let filter = self
-                .layers
-                .filter(Layer::Shot as u32)
-                .expect("layer below 64");
+            let filter = self.layers.filter(Shot as u32).expect("layer below 64");
             let desc = ColliderDesc::new(ball)
                 .pose(Isometry3::translation(start.x, start.y, start.z))
                 .filter(filter)
                 .report(Report::Manifolds)
-                .user(tag(Layer::Shot, self.score.shots_fired));
+                .user(tag(Shot, self.score.shots_fired));
             self.shots
                 .push((self.world.insert(desc).expect("valid shot"), start));
             self.score.shots_fired += 1;
@@ -265,8 +235,8 @@ impl Game {
     }
 
     /// Reads the last update's events and acts on them: a shot is removed when it hits the
-    /// level or an enemy (its pairs end at the next update), an enemy when its hit points run out, a coin
-    /// when the player touches it.
+    /// level or an enemy (its pairs end at the next update), an enemy when its hit points run
+    /// out, a coin when the player touches it.
     pub fn react(&mut self) {
         let frame = self.frame;
         self.frame += 1;
@@ -280,17 +250,17 @@ impl Game {
             let (a, b) = roles(e);
             let why = if e.flags.contains(EventFlags::REMOVED) {
                 " (removed)".to_string()
-            } else if b.layer == Layer::Trigger {
+            } else if b.layer == Trigger {
                 format!(": left after {} frames", s.frames_in_checkpoint)
             } else {
                 String::new()
             };
-            let (na, nb) = (name(tag(a.layer, a.index)), name(tag(b.layer, b.index)));
+            let (na, nb) = (name(a.user), name(b.user));
             self.log
                 .push(format!("frame {frame:3}  end    {na} / {nb}{why}"));
         }
         for e in &events.persist {
-            if roles(e).1.layer == Layer::Trigger {
+            if roles(e).1.layer == Trigger {
                 s.frames_in_checkpoint += 1;
             }
         }
@@ -298,15 +268,13 @@ impl Game {
             let (a, b) = roles(e);
             let what = match (a.layer, b.layer) {
                 // A shot that touches two things in one update is spent on the first.
-                (Layer::Level | Layer::Enemy, Layer::Shot) if doomed.contains(&b.id) => {
-                    "already spent".to_string()
-                }
-                (Layer::Level | Layer::Enemy, Layer::Shot) => {
+                (Level | Enemy, Shot) if doomed.contains(&b.id) => "already spent".to_string(),
+                (Level | Enemy, Shot) => {
                     doomed.push(b.id);
                     let m = e.manifold(events).and_then(|m| m.points.first());
                     let spot = m.map(|p| p.midpoint()).unwrap_or(Point3::origin());
                     let mut what = format!("at ({:.2}, {:.2}, {:.2})", spot.x, spot.y, spot.z);
-                    if a.layer == Layer::Level {
+                    if a.layer == Level {
                         s.shots_stopped_by_level += 1;
                     } else if let Some(enemy) = self.enemies.get_mut(a.index as usize) {
                         s.enemy_hits += 1;
@@ -320,22 +288,22 @@ impl Game {
                     }
                     what
                 }
-                (Layer::Player, Layer::Pickup) => {
+                (Player, Pickup) => {
                     doomed.push(b.id);
                     s.coins += 1;
                     format!("coins {}", s.coins)
                 }
-                (Layer::Player, Layer::Enemy) => {
+                (Player, Enemy) => {
                     s.player_hits += 1;
                     "the player takes a hit".to_string()
                 }
-                (Layer::Player, Layer::Trigger) => {
+                (Player, Trigger) => {
                     s.frames_in_checkpoint += 1;
                     "checkpoint reached".to_string()
                 }
                 _ => String::new(),
             };
-            let (na, nb) = (name(tag(a.layer, a.index)), name(tag(b.layer, b.index)));
+            let (na, nb) = (name(a.user), name(b.user));
             self.log
                 .push(format!("frame {frame:3}  begin  {na} / {nb}: {what}"));
         }
@@ -358,6 +326,7 @@ impl Default for Game {
 struct Side {
     layer: Layer,
     index: u32,
+    user: u64,
     id: ColliderId,
 }
 
@@ -365,7 +334,12 @@ struct Side {
 fn roles(e: &PairEvent) -> (Side, Side) {
     let side = |user, id| {
         let (layer, index) = untag(user);
-        Side { layer, index, id }
+        Side {
+            layer,
+            index,
+            user,
+            id,
+        }
     };
     let (a, b) = (side(e.user[0], e.pair.0), side(e.user[1], e.pair.1));
     if a.layer <= b.layer {
