@@ -1,6 +1,6 @@
-//! The example solver (`examples/stack.rs`) as a test: a stack of 10 boxes stays standing for
-//! 1,000 frames, the residual penetration stays under the contact margin, and contacts are
-//! warm-started by feature id. "Standing": no box drifts more than 0.1 (a tenth of its size)
+//! The example solver (`examples/stack.rs`) as a test: a stack of 10 boxes, whose contact
+//! manifolds come from `World::update`, stays standing for 1,000 frames, the residual
+//! penetration stays under the contact margin, and contacts are warm-started by feature id. "Standing": no box drifts more than 0.1 (a tenth of its size)
 //! sideways or tilts more than 0.05 rad, and none moves more than 1 mm over the last 100 frames.
 
 #[path = "../examples/support/stack_solver.rs"]

@@ -1,11 +1,14 @@
-//! A tiny sequential-impulse rigid-body solver for boxes on a static floor, built on sepax's
-//! contact manifolds. Shared by `examples/stack.rs` and `tests/stack.rs` (included by `#[path]`).
+//! A tiny sequential-impulse rigid-body solver for boxes on a static floor, driven by a sepax
+//! [`World`]: the bodies are its colliders, and each step reads the contact manifolds of the
+//! touching pairs from `World::update` (the solver never calls the narrow phase itself).
+//! Shared by `examples/stack.rs` and `tests/stack.rs` (included by `#[path]`).
 //!
 //! Per frame (Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005, and Box2D-lite):
 //!
 //! ```text
 //! v += g dt
-//! manifolds for every pair whose AABBs (grown by the margin) overlap
+//! set_poses(moving colliders), update: a manifold for every touching pair (speculative points
+//!             within the margin included)
 //! warm start: each contact point reapplies last frame's impulses when the same pair has a point
 //!             with the same feature id
 //! repeat ITERATIONS times, for every point:
@@ -14,9 +17,13 @@
 //!     friction impulses clamped to mu * normal impulse (two tangents)
 //! x += v dt, q += 0.5 (w, 0) q dt (normalised)
 //! ```
+//!
+//! The world's manifolds are those of touching pairs (closed sets): a pair separated by a gap
+//! smaller than the margin gets none, so a box is caught when it touches, not just before.
+//! Resting contacts stay touching (the solver leaves them up to `SLOP` deep), so nothing is
+//! lost for a stack.
 #![allow(dead_code)]
 
-use sepax::narrowphase::contact::{contact_manifold, ContactConfig, ContactManifold, FeatureId};
 use sepax::prelude::*;
 use std::collections::HashMap;
 
@@ -24,7 +31,8 @@ use std::collections::HashMap;
 pub const GRAVITY: Real = -9.81;
 /// Time step (s).
 pub const DT: Real = 1.0 / 60.0;
-/// Speculative contact margin (m): pairs closer than this get (negative-depth) contacts.
+/// Speculative contact margin (m): contact points of a touching pair up to this far apart are
+/// kept (negative depth).
 pub const MARGIN: Real = 0.02;
 /// Penetration allowed without correction (m).
 pub const SLOP: Real = 0.005;
@@ -86,22 +94,9 @@ impl Body {
         }
     }
 
-    /// The body as a sepax shape.
-    pub fn shape(&self) -> Shape {
-        if self.is_static {
-            Shape::Aabb(
-                Aabb::new(
-                    self.position - self.half_extents,
-                    self.position + self.half_extents,
-                )
-                .expect("valid floor"),
-            )
-        } else {
-            Shape::Obb(
-                Obb::from_rotation(self.position, self.rotation, self.half_extents)
-                    .expect("valid box"),
-            )
-        }
+    /// The body's pose (its collider's local frame is the body frame).
+    pub fn pose(&self) -> Isometry3 {
+        Isometry3::from_parts(self.position.coords.into(), self.rotation)
     }
 
     fn inv_inertia_world(&self) -> Matrix3 {
@@ -140,9 +135,15 @@ struct Constraint {
     points: Vec<Point>,
 }
 
-/// The world: bodies and last frame's impulses by (pair, feature id), for warm starting.
-pub struct World {
+/// The simulation: bodies, the collision world of their colliders, and last frame's impulses
+/// by (pair, feature id), for warm starting.
+pub struct Sim {
     pub bodies: Vec<Body>,
+    world: World,
+    /// The colliders of the dynamic bodies, in body order.
+    moving: Vec<ColliderId>,
+    /// Their poses for `set_poses` (kept to reuse the buffer).
+    poses: Vec<Isometry3>,
     cache: HashMap<(usize, usize, FeatureId), (Real, [Real; 2])>,
     /// Statistics of the last step.
     pub stats: StepStats,
@@ -178,40 +179,76 @@ fn effective_mass(
     }
 }
 
-impl World {
-    /// A world with these bodies.
-    pub fn new(bodies: Vec<Body>) -> World {
-        World {
+impl Sim {
+    /// A simulation of these bodies: each becomes a collider of a [`World`] (static bodies as
+    /// static AABBs, the others as dynamic OBBs reporting manifolds), its index as `user`.
+    pub fn new(bodies: Vec<Body>) -> Sim {
+        let config = WorldConfig {
+            contact: ContactConfig::with_margin(MARGIN),
+            ..WorldConfig::default()
+        };
+        let mut world = World::with_config(config).expect("default tree settings");
+        let mut ids = Vec::new();
+        let descs = bodies.iter().enumerate().map(|(i, b)| {
+            let shape: Shape = if b.is_static {
+                Aabb::new(Point3::from(-b.half_extents), Point3::from(b.half_extents))
+                    .expect("valid floor")
+                    .into()
+            } else {
+                Obb::new(Point3::origin(), Matrix3::identity(), b.half_extents)
+                    .expect("valid box")
+                    .into()
+            };
+            let kind = if b.is_static {
+                Kind::Static
+            } else {
+                Kind::Dynamic
+            };
+            ColliderDesc::new(shape)
+                .pose(b.pose())
+                .kind(kind)
+                .report(Report::Manifolds)
+                .user(i as u64)
+        });
+        world.insert_many(descs, &mut ids).expect("valid bodies");
+        let moving: Vec<ColliderId> = (bodies.iter().zip(&ids))
+            .filter(|(b, _)| !b.is_static)
+            .map(|(_, &id)| id)
+            .collect();
+        Sim {
             bodies,
+            world,
+            moving,
+            poses: Vec::new(),
             cache: HashMap::new(),
             stats: StepStats::default(),
         }
     }
 
+    /// Moves the dynamic colliders to the bodies' poses and updates the world: afterwards
+    /// every touching pair with contact points has its manifold (normal from the smaller id,
+    /// which is the smaller body index, toward the larger).
+    fn detect(&mut self) {
+        self.poses.clear();
+        self.poses
+            .extend(self.bodies.iter().filter(|b| !b.is_static).map(Body::pose));
+        self.world
+            .set_poses(&self.moving, &self.poses)
+            .expect("finite poses");
+        self.world.update(&Serial);
+    }
+
+    /// The touching pairs with a manifold, as (body a, body b, manifold), in pair-key order:
+    /// bottom-up, since the bodies were inserted floor first and then upwards.
     fn manifolds(&self) -> Vec<(usize, usize, ContactManifold)> {
-        let config = ContactConfig::with_margin(MARGIN);
-        let shapes: Vec<Shape> = self.bodies.iter().map(Body::shape).collect();
-        let boxes: Vec<Aabb> = shapes
-            .iter()
-            .map(|s| s.world_aabb().inflate(MARGIN).expect("finite"))
-            .collect();
-        let mut out = Vec::new();
-        for i in 0..shapes.len() {
-            for j in i + 1..shapes.len() {
-                if self.bodies[i].is_static && self.bodies[j].is_static {
-                    continue;
-                }
-                if !intersects(&boxes[i], &boxes[j]) {
-                    continue;
-                }
-                if let Some(m) = contact_manifold(&shapes[i], &shapes[j], &config)
-                    .expect("every pair is supported")
-                {
-                    out.push((i, j, m));
-                }
-            }
-        }
-        out
+        let user = |id| self.world.get(id).expect("live collider").user() as usize;
+        self.world
+            .touching()
+            .filter_map(|p| {
+                let m = self.world.manifold(p.0, p.1)?;
+                Some((user(p.0), user(p.1), m.clone()))
+            })
+            .collect()
     }
 
     /// Advances the world by one step of [`DT`].
@@ -221,6 +258,7 @@ impl World {
                 b.velocity.y += GRAVITY * DT;
             }
         }
+        self.detect();
         let inv_i: Vec<Matrix3> = self.bodies.iter().map(Body::inv_inertia_world).collect();
         let mut stats = StepStats::default();
         let mut constraints = Vec::new();
@@ -340,7 +378,7 @@ impl World {
 }
 
 /// A floor and a stack of `n` unit cubes resting on it, each rotated a little about the vertical.
-pub fn stack(n: usize) -> World {
+pub fn stack(n: usize) -> Sim {
     let mut bodies = vec![Body::fixed(
         Point3::new(0.0, -0.5, 0.0),
         Vector3::new(10.0, 0.5, 10.0),
@@ -353,7 +391,7 @@ pub fn stack(n: usize) -> World {
             Vector3::new(0.5, 0.5, 0.5),
         ));
     }
-    World::new(bodies)
+    Sim::new(bodies)
 }
 
 /// What a run of the stack showed.
