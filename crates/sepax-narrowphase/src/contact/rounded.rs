@@ -349,6 +349,7 @@ fn manifold_scaled(a: &Rounded, b: &Rounded, margin: Real, noise: Real) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sepax_shapes::{Aabb, Capsule, Sphere};
 
     fn p(x: Real, y: Real, z: Real) -> Point3 {
         Point3::new(x, y, z)

@@ -7,7 +7,7 @@ use sepax_shapes::tolerance::CONTACT_PARALLEL_SINE;
 
 use super::cores::{Core, Feature, Rounded};
 use crate::contact::{ContactManifold, ContactPoint, FeatureId};
-use crate::geometry::{closest_point_on_segment, segment_segment_closest};
+use crate::geometry::{closest_point_on_segment, cross_accurate, segment_segment_closest};
 
 /// Raw contact points: on A's core, on B's core, core depth, id.
 pub(super) type Raw = ArrayVec<(Point3, Point3, Real, u32), 8>;
@@ -20,7 +20,8 @@ pub(super) type Raw = ArrayVec<(Point3, Point3, Real, u32), 8>;
 /// if fa is a face: clip fb's polygon to the prisms over fa's edges (along n);
 ///                  depth(q) = fa[0].n - q.n, point on A = q + depth n
 /// elif fb is a face: the same with the roles exchanged
-/// else: closest points of the two segments (a vertex is a segment of length 0)
+/// else (or when the clip is empty): the closest points over the pairs of edges of fa and fb
+///       (a vertex is an edge of length 0)
 /// ```
 pub(super) fn feature_contact(
     fa: &Feature,
@@ -38,12 +39,15 @@ pub(super) fn feature_contact(
             poly.push((*p, k as u32));
         }
         clip_polygon(rf, n, &mut poly);
-        let h = rf[0].coords.dot(n);
+        // Depths along n to the reference face's own plane (normal m): the face may be tilted
+        // against n by up to the tie tolerance, so its first vertex is no reference height.
+        let m = face_normal(rf, n);
+        let (h, nm) = (rf[0].coords.dot(&m), n.dot(&m));
         for (q, id) in poly {
             let d = if a_ref {
-                h - q.coords.dot(n)
+                (h - q.coords.dot(&m)) / nm
             } else {
-                q.coords.dot(n) - h
+                (q.coords.dot(&m) - h) / nm
             };
             if keep(d) {
                 let id = id | (u32::from(a_ref) << 11);
@@ -58,16 +62,46 @@ pub(super) fn feature_contact(
             return;
         }
     }
-    // Edges and vertices: closest points (a face whose clip came out empty is represented by
-    // its first edge, which keeps one point for the manifold).
-    let seg = |f: &Feature| (f[0], if f.len() >= 2 { f[1] } else { f[0] });
-    let (a0, a1) = seg(fa);
-    let (b0, b1) = seg(fb);
-    let c = segment_segment_closest(&a0, &a1, &b0, &b1);
-    let d = (c.point_a - c.point_b).dot(n);
-    if keep(d) {
-        out.push((c.point_a, c.point_b, d, 0x400));
+    // Edges and vertices, or faces that touch only along their boundaries (the clip came out
+    // empty): the closest points over every pair of edges of the two features.
+    let mut best: Option<(Real, Point3, Point3)> = None;
+    for (a0, a1) in edges(fa) {
+        for (b0, b1) in edges(fb) {
+            let c = segment_segment_closest(&a0, &a1, &b0, &b1);
+            let dist = (c.point_a - c.point_b).norm_squared();
+            if best.is_none_or(|(bd, _, _)| dist < bd) {
+                best = Some((dist, c.point_a, c.point_b));
+            }
+        }
     }
+    if let Some((_, pa, pb)) = best {
+        let d = (pa - pb).dot(n);
+
+        if keep(d) {
+            out.push((pa, pb, d, 0x400));
+        }
+    }
+}
+
+/// The unit normal of the planar face `f` (3 or 4 points) on the side of `n`; `n` itself when
+/// the face is degenerate (a flat box's face, whose corners coincide in pairs).
+fn face_normal(f: &Feature, n: &Vector3) -> Vector3 {
+    let m = cross_accurate(&(f[1] - f[0]), &(f[2] - f[0]));
+    let m = if m.dot(n) < 0.0 { -m } else { m };
+    let len = m.norm();
+    if len > 0.0 && len.is_finite() && m.dot(n) >= 0.5 * len {
+        m / len
+    } else {
+        *n
+    }
+}
+
+/// The edges of a feature: a vertex is one edge of length 0, a segment one edge, a polygon its
+/// cyclic edges.
+fn edges(f: &Feature) -> impl Iterator<Item = (Point3, Point3)> + '_ {
+    let m = f.len();
+    let count = if m <= 2 { 1 } else { m };
+    (0..count).map(move |i| (f[i], f[if m == 1 { 0 } else { (i + 1) % m }]))
 }
 
 /// Clips `poly` (a point, a segment or a polygon; ids carried) to the prisms over the edges of
