@@ -31,7 +31,7 @@ use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Obb;
 
 use super::{single, ContactConfig, ContactManifold, ContactPoint, FeatureId};
-use crate::geometry::robust::pow2_scale;
+use crate::geometry::robust::{pow2_scale, unscale};
 use crate::geometry::{
     closest_point_on_segment, closest_point_on_triangle, cross_accurate, segment_crosses_triangle,
     segment_obb_distance_squared, segment_segment_closest,
@@ -275,16 +275,7 @@ fn unscaled(mut m: ContactManifold, k: Real) -> ContactManifold {
     if k == 1.0 {
         return m;
     }
-    let back = |x: Real| {
-        let inv = 1.0 / k;
-        // `1 / k` overflows for the smallest `k` (f32 pairs near `Real::MAX`): two steps.
-        let y = if inv.is_finite() {
-            x * inv
-        } else {
-            x * (1.0 / (k * 4_294_967_296.0)) * 4_294_967_296.0
-        };
-        y.clamp(-Real::MAX, Real::MAX)
-    };
+    let back = |x: Real| unscale(x, k);
     let p = |q: &Point3| Point3::new(back(q.x), back(q.y), back(q.z));
     m.depth = back(m.depth);
     for c in &mut m.points {
