@@ -21,6 +21,19 @@
 //!
 //! Capsules lying on a box face or along another capsule get two points (the end points of the
 //! overlap of the segment with the supporting face or segment), so that they do not rock.
+//!
+//! Robustness (docs/tolerance.md §5.1):
+//! - the pair is rescaled by a power of two when its magnitude leaves `2^-16 .. 2^16`
+//!   ([`SCALE_WINDOW`]), so squared distances, cross products and normals neither overflow
+//!   nor underflow (spheres at 1e20 or 1e-25 in `f32`, triangles spanning `±3e38`); the
+//!   results are scaled back exactly, a depth beyond the range saturating at `Real::MAX`;
+//! - degenerate cores are replaced by what they are (a point capsule by its point, a collinear
+//!   triangle by its longest edge or its point), which have closed forms and complete axes;
+//! - a core distance within rounding of 0 ([`CLOSEST_NOISE`]) has no direction: such pairs
+//!   (a sphere centred on a face, an edge or a corner of a rotated box) take the SAT, whose axes
+//!   are the shapes' own directions;
+//! - near the margin the pair's overlap test decides ([`DECISION_BAND`]): with margin 0 a
+//!   manifold exists exactly when [`crate::intersect`] reports an intersection.
 
 mod cores;
 mod points;
@@ -218,7 +231,7 @@ fn segment_triangle(p0: &Point3, p1: &Point3, v: &[Point3; 3]) -> Option<(Point3
 /// (products of three coordinates) then stay in the normal range of `f32` even for differences
 /// of one ulp, and `c_B - c_A` cannot overflow near `Real::MAX`. The scaling is exact, so inside
 /// the window (where it is 1) nothing changes.
-const SCALE_WINDOW: Real = 65536.0;
+pub const SCALE_WINDOW: Real = 65536.0;
 
 /// Rounding allowance of the closest points of two cores, per unit of the pair's magnitude `m`
 /// (and per unit of the boxes' axes defect `delta` times `m`): the closest point on a box or
@@ -227,15 +240,17 @@ const SCALE_WINDOW: Real = 65536.0;
 /// direction (its difference vector is rounding), so such pairs take the SAT over the cores,
 /// whose axes are exact directions of the shapes; the depth then differs from the analytic one
 /// by at most this distance.
-const CLOSEST_NOISE: Real = 64.0 * UNIT_ROUNDOFF;
-const CLOSEST_NOISE_DEFECT: Real = 8.0;
+pub const CLOSEST_NOISE: Real = 64.0 * UNIT_ROUNDOFF;
+/// The axes-defect part of [`CLOSEST_NOISE`]: `CLOSEST_NOISE_DEFECT * delta * m`.
+pub const CLOSEST_NOISE_DEFECT: Real = 8.0;
 
-/// The band, per unit of the magnitude `m` (plus `32 delta m`), in which the margin decision
-/// is handed to the overlap test: a pair whose computed depth is within it of `-margin` keeps
-/// its manifold exactly when [`crate::intersect`] says the shapes meet (with margin 0), or when
-/// the depth is at least `-margin` (with a positive margin). It covers the overlap tests' bands
-/// (`2 (16u + 4 delta) S`, `S <= 12 m`) and this module's own rounding.
-const DECISION_BAND: Real = 1024.0 * UNIT_ROUNDOFF;
+/// The rounding band of the margin decision, per unit of the magnitude `m` (plus `32 delta m`,
+/// `delta` the boxes' axes defects). Pairs are computed up to `band` beyond the margin; one
+/// whose depth is below `-margin` (positive margin), or at most `band` (margin 0), keeps its
+/// manifold only when the pair's overlap test ([`crate::intersect`]) says the shapes meet. The
+/// band covers the overlap tests' own bands (`2 (16u + 4 delta) S`, `S <= 12 m`) and this
+/// module's rounding, so every pair the overlap test reports gets a manifold.
+pub const DECISION_BAND: Real = 1024.0 * UNIT_ROUNDOFF;
 
 /// The contact manifold of two rounded cores (see the module docs). `meets` is the overlap
 /// test of the pair ([`crate::intersect`]); it is called only when the computed depth lies in
