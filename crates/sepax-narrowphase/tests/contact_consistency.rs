@@ -196,6 +196,22 @@ fn reported_cases() {
         let m = contact_manifold(x, y, &cfg).unwrap().expect("touching");
         assert!(m.depth.abs() < 1e-6, "{m:?}");
     }
+    // A flat OBB touched at a corner by a point OBB.
+    {
+        use sepax_shapes::math::UnitQuaternion;
+        use sepax_shapes::Obb;
+        let q = UnitQuaternion::from_euler_angles(0.4, 0.2, -0.9);
+        let flat = Obb::from_rotation(p(0.3, -0.2, 0.1), q, Vector3::new(1.0, 0.5, 0.0)).unwrap();
+        for corner in [0, 3, 5, 6] {
+            let c = flat.corners()[corner];
+            let pt = Obb::from_rotation(c, UnitQuaternion::identity(), Vector3::zeros()).unwrap();
+            let (x, y) = (Shape::Obb(flat), Shape::Obb(pt));
+            for (u, v) in [(&x, &y), (&y, &x)] {
+                let m = contact_manifold(u, v, &cfg).unwrap();
+                assert!(problem(u, v, &m).is_none(), "corner {corner}: {m:?}");
+            }
+        }
+    }
     // Triangles spanning ±3e38 that cross.
     let big = 3e38 as Real;
     let u = Shape::Triangle(
