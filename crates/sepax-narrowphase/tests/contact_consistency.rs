@@ -160,6 +160,70 @@ fn manifold_iff_intersecting_and_minimum_translation_for_every_pair_and_category
     );
 }
 
+/// With a positive margin `M`: a manifold for every pair whose exact distance is at most
+/// `M - tol` (box pairs excepted: their speculative contacts are the box kernel's), none whose
+/// gap exceeds `M + tol`; the depth is minus the distance for pairs with a sphere or capsule,
+/// and minus the SAT gap (at most the distance) for two polytopes.
+#[test]
+fn speculative_margin_agrees_with_the_exact_distance() {
+    let mut gen = Gen::new(0x5bec);
+    let mut failures = Vec::new();
+    let mut speculative = 0;
+    for cat in [
+        PairCategory::NearContact,
+        PairCategory::Random,
+        PairCategory::FarFromOrigin,
+    ] {
+        for ka in ShapeKind::ALL {
+            for kb in ShapeKind::ALL {
+                for _ in 0..12 {
+                    let Some((a, b)) = gen.kind_pair(ka, kb, cat) else {
+                        continue;
+                    };
+                    let (s, _) = pair_scale_any(&a, &b);
+                    let margin = 0.02 * s;
+                    let m = contact_manifold(&a, &b, &ContactConfig::with_margin(margin as Real))
+                        .unwrap();
+                    let d = sepax_exact::shape_distance(&exact_shape(&a), &exact_shape(&b));
+                    let tol = tolerance(&a, &b);
+                    // Pairs of polytopes (boxes, triangles) measure the gap on the SAT axes,
+                    // which is at most the distance; the others measure the distance.
+                    let round = |x: &Shape| matches!(x, Shape::Sphere(_) | Shape::Capsule(_));
+                    let sat_gap = !round(&a) && !round(&b);
+                    let boxes = is_box(&a) && is_box(&b);
+                    let why = match &m {
+                        // (The box kernel's speculative contacts are h-sym's: not checked.)
+                        None if d <= margin - tol && !boxes => {
+                            Some("no manifold within the margin")
+                        }
+                        Some(m) if -(m.depth as f64) > margin + tol => {
+                            Some("manifold beyond the margin")
+                        }
+                        Some(_) if d > margin + tol && !sat_gap => {
+                            Some("manifold beyond the margin")
+                        }
+                        Some(m) if -(m.depth as f64) > d + tol => {
+                            Some("gap larger than the distance")
+                        }
+                        Some(m) if !sat_gap && d > 0.0 && (m.depth as f64 + d).abs() > tol => {
+                            Some("depth is not minus the distance")
+                        }
+                        _ => None,
+                    };
+                    if m.as_ref().is_some_and(|m| m.depth < 0.0) {
+                        speculative += 1;
+                    }
+                    if let Some(why) = why {
+                        failures.push(format!("{cat:?}: {why}: d={d:e} a={a:?} b={b:?} m={m:?}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(speculative > 100, "{speculative}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The cases of issue 13, one by one (they also occur in the categories above).
 #[test]
 fn reported_cases() {

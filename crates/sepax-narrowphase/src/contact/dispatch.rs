@@ -77,12 +77,9 @@ where
             };
             (keep || intersects(x, y)).then_some(m)
         }
-        None if intersects(x, y) => rounded::manifold(
-            &Rounded::from(x),
-            &Rounded::from(y),
-            &ContactConfig::default(),
-            || true,
-        ),
+        None if intersects(x, y) => {
+            rounded::manifold(&Rounded::from(x), &Rounded::from(y), config, || true)
+        }
         None => None,
     }
 }
