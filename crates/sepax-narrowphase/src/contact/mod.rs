@@ -5,7 +5,11 @@
 //! - the normal is a unit vector from the first shape `A` toward the second `B`: translating `B`
 //!   by `depth * normal` makes the two shapes touch;
 //! - `depth > 0` is penetration, `depth < 0` a gap (speculative contact, reported only while the
-//!   gap is at most [`ContactConfig::margin`]);
+//!   gap is at most [`ContactConfig::margin`]); through [`contact_manifold`] with margin 0, a
+//!   pair has a manifold exactly when [`crate::intersect::intersects_shapes`] reports it
+//!   intersecting (box pairs: when [`crate::intersect::classify`] does not certify a gap);
+//! - every number is finite for finite shapes; a penetration deeper than `Real::MAX` (shapes
+//!   spanning most of the range) is reported as `Real::MAX`;
 //! - each [`ContactPoint`] has a point on `A`'s surface, a point on `B`'s surface, its own signed
 //!   depth `(point_a - point_b) . normal`, and a [`FeatureId`] naming the features that touch, so
 //!   that a solver can carry impulses from one frame to the next.

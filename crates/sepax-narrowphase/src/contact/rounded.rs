@@ -21,192 +21,37 @@
 //!
 //! Capsules lying on a box face or along another capsule get two points (the end points of the
 //! overlap of the segment with the supporting face or segment), so that they do not rock.
+//!
+//! Robustness (docs/tolerance.md §5.1):
+//! - the pair is rescaled by a power of two when its magnitude leaves `2^-16 .. 2^16`
+//!   ([`SCALE_WINDOW`]), so squared distances, cross products and normals neither overflow
+//!   nor underflow (spheres at 1e20 or 1e-25 in `f32`, triangles spanning `±3e38`); the
+//!   results are scaled back exactly, a depth beyond the range saturating at `Real::MAX`;
+//! - degenerate cores are replaced by what they are (a point capsule by its point, a collinear
+//!   triangle by its longest edge or its point), which have closed forms and complete axes;
+//! - a core distance within rounding of 0 ([`CLOSEST_NOISE`]) has no direction: such pairs
+//!   (a sphere centred on a face, an edge or a corner of a rotated box) take the SAT, whose axes
+//!   are the shapes' own directions;
+//! - near the margin the pair's overlap test decides ([`DECISION_BAND`]): with margin 0 a
+//!   manifold exists exactly when [`crate::intersect`] reports an intersection.
+
+mod cores;
+mod points;
 
 use arrayvec::ArrayVec;
 use sepax_shapes::math::{Point3, Real, Vector3};
-use sepax_shapes::tolerance::CONTACT_PARALLEL_SINE;
-use sepax_shapes::{Aabb, Capsule, Obb, Sphere, Triangle};
+use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::Obb;
 
 use super::{single, ContactConfig, ContactManifold, ContactPoint, FeatureId};
+use crate::geometry::robust::{pow2_scale, unscale};
 use crate::geometry::{
     closest_point_on_segment, closest_point_on_triangle, cross_accurate, segment_crosses_triangle,
     segment_obb_distance_squared, segment_segment_closest,
 };
-
-/// A convex core.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Core {
-    Point(Point3),
-    Segment(Point3, Point3),
-    Box(Obb),
-    Triangle([Point3; 3]),
-}
-
-/// A core grown by a radius.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Rounded {
-    pub core: Core,
-    pub radius: Real,
-}
-
-impl From<&Aabb> for Rounded {
-    fn from(b: &Aabb) -> Self {
-        Rounded {
-            core: Core::Box(Obb::from_aabb(b)),
-            radius: 0.0,
-        }
-    }
-}
-impl From<&Obb> for Rounded {
-    fn from(b: &Obb) -> Self {
-        Rounded {
-            core: Core::Box(*b),
-            radius: 0.0,
-        }
-    }
-}
-impl From<&Sphere> for Rounded {
-    fn from(s: &Sphere) -> Self {
-        Rounded {
-            core: Core::Point(s.center()),
-            radius: s.radius(),
-        }
-    }
-}
-impl From<&Capsule> for Rounded {
-    fn from(c: &Capsule) -> Self {
-        Rounded {
-            core: Core::Segment(c.segment().a(), c.segment().b()),
-            radius: c.radius(),
-        }
-    }
-}
-impl From<&Triangle> for Rounded {
-    fn from(t: &Triangle) -> Self {
-        Rounded {
-            core: Core::Triangle(t.vertices()),
-            radius: 0.0,
-        }
-    }
-}
-
-type Dirs = ArrayVec<Vector3, 7>;
-type Feature = ArrayVec<Point3, 4>;
-/// Raw contact points: on A's core, on B's core, core depth, id.
-type Raw = ArrayVec<(Point3, Point3, Real, u32), 8>;
-
-impl Core {
-    /// Projection interval on `n`.
-    fn interval(&self, n: &Vector3) -> (Real, Real) {
-        match self {
-            Core::Point(p) => {
-                let x = p.coords.dot(n);
-                (x, x)
-            }
-            Core::Segment(a, b) => {
-                let (x, y) = (a.coords.dot(n), b.coords.dot(n));
-                (x.min(y), x.max(y))
-            }
-            Core::Box(b) => {
-                let c = b.center().coords.dot(n);
-                let h = b.half_extents();
-                let r = (0..3).map(|k| h[k] * b.axis(k).dot(n).abs()).sum::<Real>();
-                (c - r, c + r)
-            }
-            Core::Triangle(v) => {
-                let x = [0, 1, 2].map(|k| v[k].coords.dot(n));
-                (x[0].min(x[1]).min(x[2]), x[0].max(x[1]).max(x[2]))
-            }
-        }
-    }
-
-    /// The feature of the core extreme in direction `d` (unit) as a convex polygon in cyclic
-    /// order: 1 point (vertex), 2 (edge) or 3–4 (face). Heights within a relative
-    /// [`CONTACT_PARALLEL_SINE`] of the extreme count as tied.
-    fn feature(&self, d: &Vector3) -> Feature {
-        let mut f = Feature::new();
-        match self {
-            Core::Point(p) => f.push(*p),
-            Core::Segment(a, b) => {
-                let (x, y) = (a.coords.dot(d), b.coords.dot(d));
-                let tie = CONTACT_PARALLEL_SINE * (b - a).norm();
-                if (x - y).abs() <= tie {
-                    f.push(*a);
-                    f.push(*b);
-                } else if x > y {
-                    f.push(*a);
-                } else {
-                    f.push(*b);
-                }
-            }
-            Core::Box(b) => {
-                let h = b.half_extents();
-                let mut base = b.center();
-                let mut free = ArrayVec::<Vector3, 3>::new();
-                for k in 0..3 {
-                    let ak = b.axis(k);
-                    let s = ak.dot(d);
-                    if s.abs() <= CONTACT_PARALLEL_SINE {
-                        free.push(ak * h[k]);
-                    } else if s > 0.0 {
-                        base += ak * h[k];
-                    } else {
-                        base -= ak * h[k];
-                    }
-                }
-                match free.len() {
-                    0 => f.push(base),
-                    1 => {
-                        f.push(base - free[0]);
-                        f.push(base + free[0]);
-                    }
-                    _ => {
-                        let (u, v) = (free[0], free[1]);
-                        f.push(base + u + v);
-                        f.push(base - u + v);
-                        f.push(base - u - v);
-                        f.push(base + u - v);
-                    }
-                }
-            }
-            Core::Triangle(v) => {
-                let x = [0, 1, 2].map(|k| v[k].coords.dot(d));
-                let m = x[0].max(x[1]).max(x[2]);
-                let scale = (v[1] - v[0]).norm() + (v[2] - v[0]).norm();
-                let tie = CONTACT_PARALLEL_SINE * scale;
-                for k in 0..3 {
-                    if x[k] >= m - tie {
-                        f.push(v[k]);
-                    }
-                }
-            }
-        }
-        f
-    }
-
-    /// Face normals (unnormalised) and edge directions.
-    fn directions(&self, faces: &mut Dirs, edges: &mut Dirs) {
-        match self {
-            Core::Point(_) => {}
-            Core::Segment(a, b) => edges.push(b - a),
-            Core::Box(b) => {
-                for k in 0..3 {
-                    faces.push(b.axis(k));
-                    edges.push(b.axis(k));
-                }
-            }
-            Core::Triangle(v) => {
-                let e = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
-                let n = cross_accurate(&e[0], &e[1]);
-                faces.push(n);
-                for ek in e {
-                    faces.push(cross_accurate(&n, &ek));
-                    edges.push(ek);
-                }
-            }
-        }
-    }
-}
+use cores::Dirs;
+pub(crate) use cores::{Core, Rounded};
+use points::{feature_contact, reduce, two_point_capsule, Raw};
 
 /// Unit `v`, or `None` when `v` is zero (exactly parallel edges, degenerate triangles).
 fn unit(v: &Vector3) -> Option<Vector3> {
@@ -245,7 +90,24 @@ fn sat(a: &Core, b: &Core) -> (Real, Vector3, u32) {
     best.unwrap_or_else(|| {
         // No direction at all (points, or collinear segments): any axis perpendicular to the
         // segments; the overlap there is 0 or the cores are disjoint along it.
-        let base = ea.first().or(eb.first()).copied().unwrap_or(Vector3::z());
+        let base = ea
+            .iter()
+            .chain(eb.iter())
+            .find(|e| **e != Vector3::zeros())
+            .copied();
+        let Some(base) = base else {
+            // Two equal points (unequal ones have the closed form): every direction is a
+            // minimum translation.
+            let l = Vector3::z();
+            let (a0, a1) = a.interval(&l);
+            let (b0, b1) = b.interval(&l);
+            let (up, down) = (a1 - b0, b1 - a0);
+            return if up <= down {
+                (up, l, 15)
+            } else {
+                (down, -l, 15)
+            };
+        };
         let helper = if base.x.abs() <= base.y.abs() && base.x.abs() <= base.z.abs() {
             Vector3::x()
         } else if base.y.abs() <= base.z.abs() {
@@ -253,11 +115,7 @@ fn sat(a: &Core, b: &Core) -> (Real, Vector3, u32) {
         } else {
             Vector3::z()
         };
-        let l = if ea.is_empty() && eb.is_empty() {
-            Vector3::z()
-        } else {
-            base.cross(&helper).normalize()
-        };
+        let l = base.cross(&helper).normalize();
         let (a0, a1) = a.interval(&l);
         let (b0, b1) = b.interval(&l);
         let (up, down) = (a1 - b0, b1 - a0);
@@ -367,18 +225,92 @@ fn segment_triangle(p0: &Point3, p1: &Point3, v: &[Point3; 3]) -> Option<(Point3
     best.filter(|_| best_d > 0.0)
 }
 
-/// The contact manifold of two rounded cores (see the module docs).
+/// Pairs whose magnitude (largest coordinate, half-extent or radius) leaves
+/// `2^-16 .. 2^16` are rescaled by a power of two into `[1/32, 1/16)` before anything is
+/// computed: squared distances, cross products of edges and the triangles' in-plane normals
+/// (products of three coordinates) then stay in the normal range of `f32` even for differences
+/// of one ulp, and `c_B - c_A` cannot overflow near `Real::MAX`. The scaling is exact, so inside
+/// the window (where it is 1) nothing changes.
+pub const SCALE_WINDOW: Real = 65536.0;
+
+/// Rounding allowance of the closest points of two cores, per unit of the pair's magnitude `m`
+/// (and per unit of the boxes' axes defect `delta` times `m`): the closest point on a box or
+/// triangle and the closest points of two segments are computed in world coordinates, to a few
+/// `u m` (a box's frame change adds `delta m`). A distance at or below this carries no
+/// direction (its difference vector is rounding), so such pairs take the SAT over the cores,
+/// whose axes are exact directions of the shapes; the depth then differs from the analytic one
+/// by at most this distance.
+pub const CLOSEST_NOISE: Real = 64.0 * UNIT_ROUNDOFF;
+/// The axes-defect part of [`CLOSEST_NOISE`]: `CLOSEST_NOISE_DEFECT * delta * m`.
+pub const CLOSEST_NOISE_DEFECT: Real = 8.0;
+
+/// The rounding band of the margin decision, per unit of the magnitude `m` (plus `32 delta m`,
+/// `delta` the boxes' axes defects). Pairs are computed up to `band` beyond the margin; one
+/// whose depth is below `-margin` (positive margin), or at most `band` (margin 0), keeps its
+/// manifold only when the pair's overlap test ([`crate::intersect`]) says the shapes meet. The
+/// band covers the overlap tests' own bands (`2 (16u + 4 delta) S`, `S <= 12 m`) and this
+/// module's rounding, so every pair the overlap test reports gets a manifold.
+pub const DECISION_BAND: Real = 1024.0 * UNIT_ROUNDOFF;
+
+/// The contact manifold of two rounded cores (see the module docs). `meets` is the overlap
+/// test of the pair ([`crate::intersect`]); it is called only when the computed depth lies in
+/// the rounding band of the margin, so that with margin 0 a manifold exists exactly when the
+/// overlap test reports an intersection.
+///
+/// Depths beyond the range of `Real` (shapes spanning most of it, penetrating by more than
+/// `Real::MAX`) are reported as `Real::MAX`; points are always finite.
 pub(crate) fn manifold(
     a: &Rounded,
     b: &Rounded,
     config: &ContactConfig,
+    meets: impl FnOnce() -> bool,
 ) -> Option<ContactManifold> {
-    let margin = config.effective_margin();
+    let k = pow2_scale(a.magnitude().max(b.magnitude()), SCALE_WINDOW);
+    let (sa, sb) = (a.scaled(k).simplified(), b.scaled(k).simplified());
+    let mag = sa.magnitude().max(sb.magnitude());
+    let defect = sa.defect() + sb.defect();
+    let noise = (CLOSEST_NOISE + CLOSEST_NOISE_DEFECT * defect) * mag;
+    let band = (DECISION_BAND + 32.0 * defect) * mag;
+    let margin = config.effective_margin() * k;
+    let m = manifold_scaled(&sa, &sb, margin + band, noise)?;
+    let keep = if margin > 0.0 {
+        m.depth >= -margin
+    } else {
+        m.depth > band
+    };
+    if !keep && !meets() {
+        return None;
+    }
+    Some(unscaled(m, k))
+}
+
+/// `m` computed on a pair scaled by `k`, in world units: lengths divided by `k` (exact; a depth
+/// beyond the range saturates at `Real::MAX`).
+fn unscaled(mut m: ContactManifold, k: Real) -> ContactManifold {
+    if k == 1.0 {
+        return m;
+    }
+    let back = |x: Real| unscale(x, k);
+    let p = |q: &Point3| Point3::new(back(q.x), back(q.y), back(q.z));
+    m.depth = back(m.depth);
+    for c in &mut m.points {
+        c.point_a = p(&c.point_a);
+        c.point_b = p(&c.point_b);
+        c.depth = back(c.depth);
+    }
+    m
+}
+
+/// [`manifold`] on scaled numbers, keeping pairs whose depth is at least `-margin`; core
+/// distances up to `noise` take the SAT path (see [`CLOSEST_NOISE`]), except between two points,
+/// whose difference vector is exact to a relative `u`.
+fn manifold_scaled(a: &Rounded, b: &Rounded, margin: Real, noise: Real) -> Option<ContactManifold> {
     let rsum = a.radius + b.radius;
     if let Some((qa, qb, code)) = closest(&a.core, &b.core) {
         let diff = qb - qa;
         let d = diff.norm();
-        if d > 0.0 && d.is_finite() {
+        let points = matches!((&a.core, &b.core), (Core::Point(_), Core::Point(_)));
+        if d > 0.0 && d.is_finite() && (points || d > noise) {
             let depth = rsum - d;
             if depth.is_nan() || depth < -margin {
                 return None;
@@ -420,275 +352,10 @@ pub(crate) fn manifold(
     })
 }
 
-/// Points of contact between the supporting features `fa` (of A, extreme along `n`) and `fb` (of
-/// B, extreme along `-n`): the smaller feature clipped against the side planes of a face, or the
-/// closest points of two edges / vertices. Keeps points of core depth `>= -min_depth`.
-///
-/// ```text
-/// if fa is a face: clip fb's polygon to the prisms over fa's edges (along n);
-///                  depth(q) = fa[0].n - q.n, point on A = q + depth n
-/// elif fb is a face: the same with the roles exchanged
-/// else: closest points of the two segments (a vertex is a segment of length 0)
-/// ```
-fn feature_contact(fa: &Feature, fb: &Feature, n: &Vector3, min_depth: Real, out: &mut Raw) {
-    let keep = |d: Real| d >= -min_depth;
-    if fa.len() >= 3 || fb.len() >= 3 {
-        let a_ref = fa.len() >= fb.len();
-        let (rf, inc) = if a_ref { (fa, fb) } else { (fb, fa) };
-        let mut poly = ArrayVec::<(Point3, u32), 8>::new();
-        for (k, p) in inc.iter().enumerate() {
-            poly.push((*p, k as u32));
-        }
-        clip_polygon(rf, n, &mut poly);
-        let h = rf[0].coords.dot(n);
-        for (q, id) in poly {
-            let d = if a_ref {
-                h - q.coords.dot(n)
-            } else {
-                q.coords.dot(n) - h
-            };
-            if keep(d) {
-                let id = id | (u32::from(a_ref) << 11);
-                if a_ref {
-                    out.push((q + n * d, q, d, id));
-                } else {
-                    out.push((q, q - n * d, d, id));
-                }
-            }
-        }
-        if !out.is_empty() {
-            return;
-        }
-    }
-    // Edges and vertices: closest points (a face whose clip came out empty is represented by
-    // its first edge, which keeps one point for the manifold).
-    let seg = |f: &Feature| (f[0], if f.len() >= 2 { f[1] } else { f[0] });
-    let (a0, a1) = seg(fa);
-    let (b0, b1) = seg(fb);
-    let c = segment_segment_closest(&a0, &a1, &b0, &b1);
-    let d = (c.point_a - c.point_b).dot(n);
-    if keep(d) {
-        out.push((c.point_a, c.point_b, d, 0x400));
-    }
-}
-
-/// Clips `poly` (a point, a segment or a polygon; ids carried) to the prisms over the edges of
-/// the convex face `rf` along `n` (Sutherland–Hodgman). New points get the id
-/// `0x100 | edge << 4 | from-point`.
-fn clip_polygon(rf: &Feature, n: &Vector3, poly: &mut ArrayVec<(Point3, u32), 8>) {
-    let m = rf.len();
-    let centroid = rf.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / m as Real;
-    let mut tmp = ArrayVec::<(Point3, u32), 8>::new();
-    for e in 0..m {
-        let (p0, p1) = (rf[e], rf[(e + 1) % m]);
-        let mut side = (p1 - p0).cross(n);
-        if side.dot(&(centroid - p0.coords)) > 0.0 {
-            side = -side; // outward
-        }
-        let off = side.dot(&p0.coords);
-        let dist = |q: &Point3| side.dot(&q.coords) - off; // > 0 outside
-        tmp.clear();
-        let len = poly.len();
-        if len == 1 {
-            if dist(&poly[0].0) <= 0.0 {
-                tmp.push(poly[0]);
-            }
-        } else {
-            // A segment is a 2-gon: visiting both of its (identical) edges clips it correctly.
-            for i in 0..len {
-                let (cur, next) = (poly[i], poly[(i + 1) % len]);
-                let (dc, dn) = (dist(&cur.0), dist(&next.0));
-                if dc <= 0.0 {
-                    let _ = tmp.try_push(cur);
-                }
-                if (dc < 0.0 && dn > 0.0) || (dc > 0.0 && dn < 0.0) {
-                    let t = dc / (dc - dn);
-                    let q = cur.0 + (next.0 - cur.0) * t;
-                    let _ = tmp.try_push((q, 0x100 | (e as u32) << 4 | (cur.1 & 0xf)));
-                }
-            }
-            if len == 2 && tmp.len() > 2 {
-                // Keep the two extreme points of a clipped segment.
-                tmp.truncate(2);
-            }
-        }
-        core::mem::swap(poly, &mut tmp);
-        if poly.is_empty() {
-            return;
-        }
-    }
-}
-
-/// Keeps 4 of up to 8 points: the deepest, the farthest from it, and on each side of that
-/// diagonal the point spanning the largest triangle with them.
-fn reduce(pts: &mut Raw, n: &Vector3) {
-    let u = if n.x.abs() < 0.57 {
-        n.cross(&Vector3::x())
-    } else {
-        n.cross(&Vector3::y())
-    };
-    let v = n.cross(&u);
-    let xy = |p: &Point3| (p.coords.dot(&u), p.coords.dot(&v));
-    let cnt = pts.len();
-    let i0 = (0..cnt).fold(0, |b, i| if pts[i].2 > pts[b].2 { i } else { b });
-    let (x0, y0) = xy(&pts[i0].1);
-    let mut i1 = usize::from(i0 == 0);
-    let mut best = -1.0;
-    for i in 0..cnt {
-        let (x, y) = xy(&pts[i].1);
-        let dd = (x - x0) * (x - x0) + (y - y0) * (y - y0);
-        if i != i0 && dd > best {
-            (best, i1) = (dd, i);
-        }
-    }
-    let (x1, y1) = xy(&pts[i1].1);
-    let (mut i2, mut a2, mut i3, mut a3) = (usize::MAX, 0.0, usize::MAX, 0.0);
-    for i in 0..cnt {
-        if i == i0 || i == i1 {
-            continue;
-        }
-        let (x, y) = xy(&pts[i].1);
-        let ar = (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0);
-        if ar > a2 {
-            (i2, a2) = (i, ar);
-        }
-        if ar < a3 {
-            (i3, a3) = (i, ar);
-        }
-    }
-    let mut w = 0;
-    for i in 0..cnt {
-        if i == i0 || i == i1 || i == i2 || i == i3 {
-            pts.swap(w, i);
-            w += 1;
-        }
-    }
-    pts.truncate(w);
-}
-
-/// A capsule lying flat on a box face or along another capsule: replace the single point by the
-/// two end points of the supporting overlap, each with its own depth.
-fn two_point_capsule(a: &Rounded, b: &Rounded, m: &mut ContactManifold, margin: Real) {
-    let n = m.normal;
-    // The capsule's segment, which side it is on, and the other core.
-    let (seg, other, flip) = match (&a.core, &b.core) {
-        (Core::Segment(p, q), o @ (Core::Box(_) | Core::Segment(..))) => ((*p, *q), o, false),
-        (o @ Core::Box(_), Core::Segment(p, q)) => ((*p, *q), o, true),
-        _ => return,
-    };
-    let (p, q) = seg;
-    let dir = q - p;
-    let len = dir.norm();
-    // Only when the segment is perpendicular to the normal (lying flat).
-    if len == 0.0 || dir.dot(&n).abs() > CONTACT_PARALLEL_SINE * len {
-        return;
-    }
-    let (ra, rb) = (a.radius, b.radius);
-    let mut pts = ArrayVec::<ContactPoint, 4>::new();
-    match other {
-        Core::Box(bx) => {
-            // The face of the box that supports the contact, as seen from the capsule.
-            let face_dir = if flip { n } else { -n };
-            let (mut k, mut best) = (0, 0.0);
-            for c in 0..3 {
-                let s = bx.axis(c).dot(&face_dir).abs();
-                if s > best {
-                    (k, best) = (c, s);
-                }
-            }
-            if best < 1.0 - CONTACT_PARALLEL_SINE {
-                return; // not a face contact
-            }
-            // Clip the segment to the face's slab in the other two directions.
-            let (mut t0, mut t1): (Real, Real) = (0.0, 1.0);
-            let h = bx.half_extents();
-            for c in 0..3 {
-                if c == k {
-                    continue;
-                }
-                let ax = bx.axis(c);
-                let o = (p - bx.center()).dot(&ax);
-                let dd = dir.dot(&ax);
-                if dd.abs() <= Real::EPSILON * len {
-                    if o.abs() > h[c] {
-                        return;
-                    }
-                    continue;
-                }
-                let (x, y) = ((-h[c] - o) / dd, (h[c] - o) / dd);
-                t0 = t0.max(x.min(y));
-                t1 = t1.min(x.max(y));
-            }
-            if t1 <= t0 {
-                return;
-            }
-            let ak = bx.axis(k);
-            // Outward unit normal of the face and its plane `fo . x = off`.
-            let fo = ak * ak.dot(&face_dir).signum();
-            let off = fo.dot(&bx.center().coords) + h[k];
-            let r_cap = ra.max(rb);
-            for (i, t) in [t0, t1].into_iter().enumerate() {
-                let s = p + dir * t;
-                let gap = fo.dot(&s.coords) - off;
-                let depth = r_cap - gap;
-                if depth >= -margin {
-                    let on_cap = s - fo * r_cap;
-                    let on_box = s - fo * gap;
-                    let (pa, pb) = if flip {
-                        (on_box, on_cap)
-                    } else {
-                        (on_cap, on_box)
-                    };
-                    pts.push(ContactPoint {
-                        point_a: pa,
-                        point_b: pb,
-                        depth,
-                        id: FeatureId(0x4000_0000 | (k as u32) << 4 | i as u32),
-                    });
-                }
-            }
-        }
-        Core::Segment(q0, q1) => {
-            let d2 = q1 - q0;
-            let l2 = d2.norm();
-            if l2 == 0.0 || d2.dot(&n).abs() > CONTACT_PARALLEL_SINE * l2 {
-                return;
-            }
-            if dir.cross(&d2).norm() > CONTACT_PARALLEL_SINE * len * l2 {
-                return; // crossing, not parallel
-            }
-            // Overlap of the two parallel segments along dir.
-            let u = dir / len;
-            let (s0, s1): (Real, Real) = (0.0, len);
-            let (x0, x1) = ((q0 - p).dot(&u), (q1 - p).dot(&u));
-            let (lo, hi) = (s0.max(x0.min(x1)), s1.min(x0.max(x1)));
-            if hi <= lo {
-                return;
-            }
-            for (i, s) in [lo, hi].into_iter().enumerate() {
-                let on_a_axis = p + u * s;
-                let (_, on_b_axis) = closest_point_on_segment(&on_a_axis, q0, q1);
-                let depth = ra + rb - (on_b_axis - on_a_axis).dot(&n);
-                if depth >= -margin {
-                    pts.push(ContactPoint {
-                        point_a: on_a_axis + n * ra,
-                        point_b: on_b_axis - n * rb,
-                        depth,
-                        id: FeatureId(0x4000_0000 | i as u32),
-                    });
-                }
-            }
-        }
-        _ => return,
-    }
-    if pts.len() == 2 {
-        m.points = pts;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sepax_shapes::{Aabb, Capsule, Sphere};
 
     fn p(x: Real, y: Real, z: Real) -> Point3 {
         Point3::new(x, y, z)
@@ -698,7 +365,7 @@ mod tests {
     fn sphere_inside_box_uses_nearest_face() {
         let b = Rounded::from(&Aabb::new(p(-1.0, -1.0, -1.0), p(1.0, 1.0, 1.0)).unwrap());
         let s = Rounded::from(&Sphere::new(p(0.0, 0.8, 0.1), 0.5).unwrap());
-        let m = manifold(&b, &s, &ContactConfig::default()).unwrap();
+        let m = manifold(&b, &s, &ContactConfig::default(), || true).unwrap();
         assert!((m.normal - Vector3::y()).norm() < 1e-6);
         assert!((m.depth - 0.7).abs() < 1e-5);
     }
@@ -707,13 +374,13 @@ mod tests {
     fn capsule_on_box_gets_two_points() {
         let b = Rounded::from(&Aabb::new(p(-2.0, -1.0, -2.0), p(2.0, 0.0, 2.0)).unwrap());
         let c = Rounded::from(&Capsule::new(p(-1.0, 0.45, 0.0), p(1.0, 0.45, 0.0), 0.5).unwrap());
-        let m = manifold(&b, &c, &ContactConfig::default()).unwrap();
+        let m = manifold(&b, &c, &ContactConfig::default(), || true).unwrap();
         assert_eq!(m.points.len(), 2);
         for q in &m.points {
             assert!((q.depth - 0.05).abs() < 1e-5, "{q:?}");
             assert!(q.point_a.y.abs() < 1e-5);
         }
-        let m = manifold(&c, &b, &ContactConfig::default()).unwrap();
+        let m = manifold(&c, &b, &ContactConfig::default(), || true).unwrap();
         assert_eq!(m.points.len(), 2);
         assert!((m.normal + Vector3::y()).norm() < 1e-6);
         for q in &m.points {

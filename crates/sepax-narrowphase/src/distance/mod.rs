@@ -22,6 +22,7 @@ mod core;
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, Sphere, Triangle};
 
+use crate::geometry::robust::unscale;
 use crate::gjk::ConvexCore;
 use crate::intersect::Unsupported;
 pub(crate) use core::CorePair;
@@ -149,14 +150,14 @@ pub(crate) fn rounded_closest_hint(
     } else {
         0.0
     };
-    let back = 1.0 / k;
+    let back = |x: Real| unscale(x, k);
     let c = ClosestPoints {
-        distance: c.distance * back,
-        point_a: Point3::from(c.point_a.coords * back),
-        point_b: Point3::from(c.point_b.coords * back),
+        distance: back(c.distance),
+        point_a: c.point_a.map(back),
+        point_b: c.point_b.map(back),
         normal: c.normal,
     };
-    (c, scale * back, slack * back)
+    (c, back(scale), back(slack))
 }
 
 /// Closest points of two cores (no radii) on numbers rescaled as in [`rounded_closest_hint`],
@@ -172,11 +173,8 @@ pub(crate) fn rounded_core_points(
         return (c.point_a, c.point_b);
     }
     let c = core::core_closest_hint(&ca.scaled(k), &cb.scaled(k), hint);
-    let back = 1.0 / k;
-    (
-        Point3::from(c.point_a.coords * back),
-        Point3::from(c.point_b.coords * back),
-    )
+    let back = |x: Real| unscale(x, k);
+    (c.point_a.map(back), c.point_b.map(back))
 }
 
 /// Closest points of two shapes of any kinds (core closest points, then the radii).

@@ -89,6 +89,21 @@ pub(crate) fn pow2_scale(m: Real, limit: Real) -> Real {
     }
 }
 
+/// `x / k` for a power of two `k` from [`pow2_scale`] (exact, barring overflow of the result,
+/// which saturates at `±Real::MAX`). `1 / k` itself overflows for the smallest `k` (`f32`
+/// pairs near `Real::MAX` get `k = 2^-132`, subnormal), so it is then applied in two steps.
+#[inline]
+pub(crate) fn unscale(x: Real, k: Real) -> Real {
+    const STEP: Real = 4_294_967_296.0; // 2^32
+    let inv = 1.0 / k;
+    let y = if inv.is_finite() {
+        x * inv
+    } else {
+        x * (1.0 / (k * STEP)) * STEP
+    };
+    y.clamp(-Real::MAX, Real::MAX)
+}
+
 /// The largest absolute component among `vectors` and `sizes` (never overflows).
 #[inline]
 pub(crate) fn max_abs(vectors: &[&Vector3], sizes: &[Real]) -> Real {

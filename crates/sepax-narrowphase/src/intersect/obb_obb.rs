@@ -53,7 +53,29 @@ impl BoxShape for Obb {
 #[cold]
 #[inline(never)]
 fn undecided(a: BoxFrame, b: BoxFrame) -> Classification {
+    #[cfg(feature = "f64")]
+    let (a, b) = in_certified_range(a, b);
     certified::classify(&a, &b)
+}
+
+/// The f64 stage forms products of up to four coordinates (and their rounding errors by
+/// TwoProduct), which overflow beyond about `1e150` and turn subnormal below about `1e-150`:
+/// such pairs are rescaled by a power of two (exact; components that become subnormal are
+/// negligible against the magnitude that chose it) so that the stage can still decide them.
+/// Needed only in the f64 build: f32 inputs are far inside the range of f64.
+#[cfg(feature = "f64")]
+fn in_certified_range(mut a: BoxFrame, mut b: BoxFrame) -> (BoxFrame, BoxFrame) {
+    let mag = |f: &BoxFrame| f.center.amax().max(f.half.amax());
+    let k = crate::geometry::robust::pow2_scale(mag(&a).max(mag(&b)), 2.0f64.powi(400));
+    if k != 1.0 {
+        for f in [&mut a, &mut b] {
+            f.center *= k;
+            f.center_lo *= k;
+            f.half *= k;
+            f.half_lo *= k;
+        }
+    }
+    (a, b)
 }
 
 #[inline(always)]

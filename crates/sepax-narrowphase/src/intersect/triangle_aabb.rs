@@ -25,7 +25,7 @@ use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Triangle};
 
-use crate::geometry::robust::{cross_accurate, norm1};
+use crate::geometry::robust::{cross_accurate, max_abs, norm1, pow2_scale};
 use crate::geometry::segment_box::segment_local_box_distance_squared;
 use crate::geometry::triangle::segment_triangle_distance_squared;
 
@@ -157,11 +157,22 @@ pub(crate) fn triangle_local_box(v: &[Vector3; 3], h: &Vector3, tol: Real) -> bo
     !near || local_distance_squared(v, h) <= tol * tol
 }
 
+/// A power of two for a triangle (vertices `v` relative to a base point) and a size `h`: 1 when
+/// their magnitude is within `2^-16 .. 2^16`, else one that brings it into `[1/32, 1/16)`. The
+/// normals are products of two edges and their projections of three coordinates, which must
+/// stay in the normal range even for edges of a few ulps (the same window as the rounded
+/// contacts). Exact, so the answer does not change inside the window.
+pub(crate) fn triangle_scale(v: &[Vector3; 3], h: &Vector3) -> Real {
+    pow2_scale(max_abs(&[&v[0], &v[1], &v[2], h], &[]), 65536.0)
+}
+
 /// Whether a closed triangle and a closed AABB intersect (touching counts).
 pub fn intersects(a: &Triangle, b: &Aabb) -> bool {
     let min = b.min();
     let h = (b.max() - min) * 0.5;
     let v = a.vertices().map(|p| (p - min) - h);
+    let k = triangle_scale(&v, &h);
+    let (v, h) = (v.map(|x| x * k), h * k);
     let s = norm1(&v[0]) + norm1(&v[1]) + norm1(&v[2]) + norm1(&h);
     triangle_local_box(&v, &h, ALLOWANCE * s)
 }

@@ -14,7 +14,7 @@ use sepax_shapes::math::Real;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Obb, Triangle};
 
-use super::triangle_aabb::triangle_local_box;
+use super::triangle_aabb::{triangle_local_box, triangle_scale};
 use crate::geometry::robust::norm1;
 
 /// Rounding allowance per unit of `S` and of `|a|_1`: the frame change costs `gamma(3)` per
@@ -29,8 +29,9 @@ pub const AXES_FACTOR: Real = 4.0;
 pub fn intersects(a: &Triangle, b: &Obb) -> bool {
     let c = b.center();
     let w = a.vertices().map(|p| p - c);
+    let k = triangle_scale(&w, &b.half_extents());
+    let (w, h) = (w.map(|x| x * k), b.half_extents() * k);
     let v = w.map(|x| b.axes().tr_mul(&x));
-    let h = b.half_extents();
     let s = norm1(&w[0]) + norm1(&w[1]) + norm1(&w[2]) + norm1(&h);
     triangle_local_box(&v, &h, (ALLOWANCE + AXES_FACTOR * b.axes_error()) * s)
 }

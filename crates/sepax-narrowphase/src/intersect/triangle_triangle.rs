@@ -23,7 +23,7 @@ use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Triangle;
 
-use super::triangle_aabb::{gap_verdict, AxisVerdict};
+use super::triangle_aabb::{gap_verdict, triangle_scale, AxisVerdict};
 use crate::geometry::robust::{cross_accurate, norm1};
 use crate::geometry::triangle::segment_triangle_distance_squared;
 
@@ -57,11 +57,18 @@ fn within_by_distance(d: &[Vector3; 3], t: &[Vector3; 3], reach: Real) -> bool {
     })
 }
 
+/// The largest absolute coordinates of `v`, as a vector (for [`triangle_scale`]).
+fn triangle_scale_size(v: &[Vector3; 3]) -> Vector3 {
+    v[0].abs().sup(&v[1].abs()).sup(&v[2].abs())
+}
+
 /// Whether two closed triangles intersect (touching counts).
 pub fn intersects(a: &Triangle, b: &Triangle) -> bool {
     let base = a.a();
     let va = a.vertices().map(|p| p - base);
     let vb = b.vertices().map(|p| p - base);
+    let k = triangle_scale(&va, &triangle_scale_size(&vb));
+    let (va, vb) = (va.map(|x| x * k), vb.map(|x| x * k));
     let s = va.iter().chain(vb.iter()).map(norm1).sum::<Real>();
     let tol = ALLOWANCE * s;
 

@@ -3,6 +3,7 @@
 //! reference.
 #![allow(dead_code)]
 
+pub mod kinds;
 pub mod strategies;
 
 use rand::{Rng, SeedableRng};
