@@ -90,9 +90,12 @@ use crate::sat::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
 use crate::sat::{BoxFrame, SatAxis};
 
 mod batch;
+mod huge;
+mod order;
 pub use batch::contact_manifolds_into;
 #[doc(hidden)]
 pub use batch::contact_manifolds_into_portable;
+pub use order::{mirror, mirror_id};
 
 /// The least-penetration axis of a box pair (see the module docs for the tie-break).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -278,6 +281,9 @@ struct Local<'f, A: LeanBox, B: LeanBox> {
     scale: Real,
     /// `delta_A + delta_B`, the axes' orthonormality defects.
     defect: Real,
+    /// Whether the pair is within the direct path's limits (`scale` below
+    /// [`huge::SCALE_LIMIT`], centres below [`huge::CENTER_LIMIT`]; `false` for NaN).
+    fits: bool,
     /// The frames, for the accurate edge path.
     fa: &'f A,
     fb: &'f B,
@@ -348,6 +354,12 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             + ha[2]
             + (hb[0] + hb[1] + hb[2])
             + (tl[0].abs() + tl[1].abs() + tl[2].abs());
+        let (ca, cb) = (a.center_hi(), b.center_hi());
+        let cm = V4::new(ca.x, ca.y, ca.z, 0.0)
+            .abs()
+            .max(V4::new(cb.x, cb.y, cb.z, 0.0).abs());
+        let fits = scale < huge::SCALE_LIMIT
+            && cm.lt_mask(V4::splat(huge::CENTER_LIMIT)) & 7 == 7;
         Local {
             rc,
             rcl,
@@ -359,6 +371,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             tol: CONTACT_AXIS_PREFERENCE * s,
             scale,
             defect: a.axes_error() + b.axes_error(),
+            fits,
             fa: a,
             fb: b,
         }
@@ -663,23 +676,43 @@ fn world_normal<A: LeanBox, B: LeanBox>(fa: &A, fb: &B, c: &Choice) -> Vector3 {
     }
 }
 
-/// Runs `$body` with `$x`, `$y` bound to the two boxes as [`LeanBox`]es: an OBB by reference,
-/// an AABB through its frame (the kind is known at compile time once `as_box` is inlined).
-macro_rules! with_lean {
-    ($a:expr, $b:expr, |$x:ident, $y:ident| $body:expr) => {
+/// Runs `$body` with `$x`, `$y` bound to the two boxes as [`LeanBox`]es in their canonical
+/// order ([`order`]): an OBB by reference, an AABB through its frame (the kinds are known at
+/// compile time once `as_box` is inlined). When the call's order is the other one, `$r` is
+/// bound to the body's value and `$mirror` gives the result.
+macro_rules! with_ordered {
+    ($a:expr, $b:expr, |$x:ident, $y:ident| $body:expr, |$r:ident| $mirror:expr) => {
         match ($a.as_box(), $b.as_box()) {
-            (BoxRef::Obb($x), BoxRef::Obb($y)) => $body,
-            (BoxRef::Obb($x), BoxRef::Aabb(y)) => {
-                let $y = &BoxFrame::from(y);
+            (BoxRef::Obb(p), BoxRef::Obb(q)) => {
+                let s = order::obb_swapped(p, q);
+                // One call on the selected references (no second copy of the body).
+                let ($x, $y) = if s { (q, p) } else { (p, q) };
+                let $r = $body;
+                if s {
+                    $mirror
+                } else {
+                    $r
+                }
+            }
+            (BoxRef::Aabb(p), BoxRef::Aabb(q)) => {
+                let s = order::aabb_swapped(p, q);
+                let (p, q) = if s { (q, p) } else { (p, q) };
+                let ($x, $y) = (&BoxFrame::from(p), &BoxFrame::from(q));
+                let $r = $body;
+                if s {
+                    $mirror
+                } else {
+                    $r
+                }
+            }
+            (BoxRef::Aabb(p), BoxRef::Obb($y)) => {
+                let $x = &BoxFrame::from(p);
                 $body
             }
-            (BoxRef::Aabb(x), BoxRef::Obb($y)) => {
-                let $x = &BoxFrame::from(x);
-                $body
-            }
-            (BoxRef::Aabb(x), BoxRef::Aabb(y)) => {
-                let ($x, $y) = (&BoxFrame::from(x), &BoxFrame::from(y));
-                $body
+            (BoxRef::Obb(q), BoxRef::Aabb(p)) => {
+                let ($x, $y) = (&BoxFrame::from(p), q);
+                let $r = $body;
+                $mirror
             }
         }
     };
@@ -687,36 +720,66 @@ macro_rules! with_lean {
 
 /// The least-penetration axis of two boxes: depth (`< 0` when separated: minus the largest SAT
 /// gap) and the unit normal from `a` toward `b`, with the stable tie-break of the module docs.
+///
+/// Symmetric: `penetration(b, a)` is `penetration(a, b)` with the normal negated and the axis's
+/// roles exchanged (`FaceA(i)` for `FaceB(i)`, `Edge(j, i)` for `Edge(i, j)`), bit for bit (the
+/// pair is evaluated in one canonical order, see [`mirror_id`]). A depth beyond the largest
+/// finite number (two boxes of size `3e38` overlapping) is reported as `Real::MAX`.
 #[inline]
 pub fn penetration<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> BoxPenetration {
-    with_lean!(a, b, |fa, fb| {
-        let l = Local::new(fa, fb);
-        let c = l.axis();
-        BoxPenetration {
-            normal: world_normal(fa, fb, &c),
-            depth: c.least,
-            axis: c.axis,
-        }
-    })
+    with_ordered!(
+        a,
+        b,
+        |fa, fb| penetration_lean(fa, fb),
+        |r| order::mirror_penetration(r)
+    )
+}
+
+/// [`penetration`] of two boxes in their canonical order.
+#[inline(always)]
+fn penetration_lean<A: LeanBox, B: LeanBox>(fa: &A, fb: &B) -> BoxPenetration {
+    let l = Local::new(fa, fb);
+    if !l.fits {
+        return huge::penetration(fa, fb);
+    }
+    let c = l.axis();
+    BoxPenetration {
+        normal: world_normal(fa, fb, &c),
+        depth: c.least,
+        axis: c.axis,
+    }
 }
 
 /// The contact manifold of two boxes: `None` when they are farther apart than `config.margin`
 /// along the best SAT axis (plus the rounding allowance `SEPARATION_TOLERANCE` times the pair's
 /// scale, so that touching pairs always get a manifold). Points are in world space; see the
 /// module docs for the method.
+///
+/// Symmetric: `contact_manifold(b, a)` is [`mirror`] of `contact_manifold(a, b)` bit for bit
+/// (normal negated, surface points swapped, feature ids mirrored by [`mirror_id`]); the pair is
+/// evaluated in one canonical order (an AABB first, then by size, then by the direction between
+/// the centres; see `docs/tolerance.md`). Every number is finite: pairs near the ends of the
+/// range are computed scaled by a power of two, and a depth beyond the largest finite number is
+/// reported as `Real::MAX`.
 #[inline]
 pub fn contact_manifold<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     a: &A,
     b: &B,
     config: &ContactConfig,
 ) -> Option<ContactManifold> {
-    with_lean!(a, b, |fa, fb| manifold_lean(fa, fb, config))
+    let mut m = ContactManifold::empty();
+    if contact_manifold_into(a, b, config, &mut m) {
+        Some(m)
+    } else {
+        None
+    }
 }
 
 /// [`contact_manifold`] written into `out` (normal, depth and points overwritten in place, no
 /// copy of the manifold): returns `true` when the pair has a manifold (the same as
 /// `contact_manifold` returns in its `Some`), `false` when it does not, and then `out.points`
-/// is empty and `out.normal`, `out.depth` are left as they were.
+/// is empty and `out.normal`, `out.depth` are left as they were. Symmetric under the swap of
+/// `a` and `b` as `contact_manifold` is.
 #[inline]
 pub fn contact_manifold_into<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     a: &A,
@@ -724,7 +787,17 @@ pub fn contact_manifold_into<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     config: &ContactConfig,
     out: &mut ContactManifold,
 ) -> bool {
-    with_lean!(a, b, |fa, fb| manifold_into_lean(fa, fb, config, out))
+    with_ordered!(
+        a,
+        b,
+        |fa, fb| manifold_into_lean(fa, fb, config, out),
+        |hit| {
+            if hit {
+                order::mirror(out);
+            }
+            hit
+        }
+    )
 }
 
 /// The clipped incident face in the reference face's coordinates: `x`, `y` along the
@@ -1645,21 +1718,6 @@ impl<'f> WorldFrame<'f> {
     }
 }
 
-/// The manifold of two boxes given as SAT frames.
-#[inline(always)]
-fn manifold_lean<A: LeanBox, B: LeanBox>(
-    fa: &A,
-    fb: &B,
-    config: &ContactConfig,
-) -> Option<ContactManifold> {
-    let mut m = ContactManifold::empty();
-    if manifold_into_lean(fa, fb, config, &mut m) {
-        Some(m)
-    } else {
-        None
-    }
-}
-
 /// The manifold of two boxes given as SAT frames, written into `out` (see
 /// [`contact_manifold_into`]).
 #[inline(always)]
@@ -1670,6 +1728,9 @@ fn manifold_into_lean<A: LeanBox, B: LeanBox>(
     out: &mut ContactManifold,
 ) -> bool {
     let l = Local::new(fa, fb);
+    if !l.fits {
+        return huge::manifold_into(fa, fb, config, out);
+    }
     let choice = l.axis();
     finish_into(&l, &choice, config, out)
 }

@@ -349,6 +349,15 @@ fn select_lanes<L: Lane>(fa: &[L; 16], fb: &[L; 16]) -> Group<L> {
         edge_wins.select(ln[2], n_face[2]),
     ];
     let least = min_l(min_l(fa_d, fb_d), e_d);
+    // Pairs outside the direct path's limits (`Local::fits`; NaN scales to +inf) take the
+    // single-pair path too.
+    let mut cm = fa[0].abs().max(fb[0].abs());
+    for c in 1..3 {
+        cm = cm.max(fa[c].abs()).max(fb[c].abs());
+    }
+    let outside = scale.min(inf).ge(L::splat(huge::SCALE_LIMIT)).bits()
+        | cm.ge(L::splat(huge::CENTER_LIMIT)).bits();
+    let accurate = accurate | outside;
     Group {
         r,
         t,
@@ -378,7 +387,11 @@ fn manifolds4(
     config: &ContactConfig,
     out: &mut [ContactManifold],
 ) -> usize {
-    finish4(a, b, &select4(a, b), config, out)
+    // The pairs in their canonical order, mirrored back afterwards (see `order`).
+    let (a, b, swapped) = order::order_obbs(a, b);
+    let n = finish4(a, b, &select4(a, b), config, out);
+    order::mirror_masked(out, swapped);
+    n
 }
 
 /// The manifolds of four OBB pairs from their selection `g` (lane `p` = pair `p`), into `out`;
@@ -429,6 +442,7 @@ fn finish4(
             tol: tol[p],
             scale: scale[p],
             defect: defect[p],
+            fits: true,
             fa: a[p],
             fb: b[p],
         }
@@ -897,6 +911,7 @@ mod avx {
             config: &ContactConfig,
             out: &mut [ContactManifold],
         ) -> usize {
+            let (a, b, swapped) = order::order_obbs(a, b);
             let g = select_lanes(&load8(a), &load8(b));
             let (o0, o1) = out.split_at_mut(4);
             let lo = finish4(
@@ -913,6 +928,7 @@ mod avx {
                 config,
                 o1,
             );
+            order::mirror_masked(out, swapped);
             lo + hi
         }
     }
