@@ -103,7 +103,12 @@ fn same_bits(a: &AnyBox, b: &AnyBox) -> bool {
 
 fn bits_of(p: &[Point3]) -> Vec<u64> {
     p.iter()
-        .flat_map(|q| q.coords.iter().map(|x| x.to_bits() as u64).collect::<Vec<_>>())
+        .flat_map(|q| {
+            q.coords
+                .iter()
+                .map(|x| x.to_bits() as u64)
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -156,7 +161,10 @@ fn swap_is_symmetric_in_the_batch() {
         let cfg = cfg();
         let ab: Vec<_> = pairs.iter().map(|(a, b)| (a, b)).collect();
         let ba: Vec<_> = pairs.iter().map(|(a, b)| (b, a)).collect();
-        for batch in [contact_manifolds_into::<Obb, Obb>, contact_manifolds_into_portable] {
+        for batch in [
+            contact_manifolds_into::<Obb, Obb>,
+            contact_manifolds_into_portable,
+        ] {
             let mut got_ab = vec![ContactManifold::empty(); ab.len()];
             let mut got_ba = vec![ContactManifold::empty(); ab.len()];
             let n = batch(&ab, &cfg, &mut got_ab);
@@ -166,10 +174,19 @@ fn swap_is_symmetric_in_the_batch() {
                     assert!(y.points.is_empty(), "pair {k}");
                     continue;
                 }
-                assert_eq!(bits(y), bits(&mirrored(x)), "batch pair {k}: {:?}", pairs[k]);
+                assert_eq!(
+                    bits(y),
+                    bits(&mirrored(x)),
+                    "batch pair {k}: {:?}",
+                    pairs[k]
+                );
                 // And the same as the single call.
                 let single = contact_manifold(ab[k].1, ab[k].0, &cfg).unwrap();
-                assert_eq!(bits(y), bits(&single), "batch pair {k} against the single call");
+                assert_eq!(
+                    bits(y),
+                    bits(&single),
+                    "batch pair {k} against the single call"
+                );
             }
         }
     }
@@ -189,7 +206,12 @@ fn swap_is_symmetric_for_equal_sizes_and_centres() {
         let a = Obb::from_rotation(ca, ra, h).unwrap();
         // Equal size, another place; a stack with jitter; equal centre, another rotation.
         let b1 = Obb::from_rotation(Point3::from(gen.vector(1.5)), rb, h).unwrap();
-        let top = ca + Vector3::new(gen.uniform(-1e-3, 1e-3), 2.0 * h.y, gen.uniform(-1e-3, 1e-3));
+        let top = ca
+            + Vector3::new(
+                gen.uniform(-1e-3, 1e-3),
+                2.0 * h.y,
+                gen.uniform(-1e-3, 1e-3),
+            );
         let b2 = Obb::new(top, *a.axes(), h).unwrap();
         let b3 = Obb::from_rotation(ca, rb, h).unwrap();
         for b in [b1, b2, b3] {

@@ -169,6 +169,8 @@ trait LeanBox {
     fn half(&self) -> Vector3;
     /// The axes' orthonormality defect bound.
     fn axes_error(&self) -> Real;
+    /// The box scaled about the origin by `f`, a power of two (exact, barring subnormals).
+    fn scaled(&self, f: Real) -> Self;
 }
 
 impl LeanBox for Obb {
@@ -204,6 +206,14 @@ impl LeanBox for Obb {
     fn axes_error(&self) -> Real {
         Obb::axes_error(self)
     }
+    fn scaled(&self, f: Real) -> Obb {
+        // The same axes (so the same defect bound); the centre and sizes scaled exactly.
+        Obb::new_unchecked(
+            Point3::from(self.center().coords * f),
+            *Obb::axes(self),
+            self.half_extents() * f,
+        )
+    }
 }
 
 impl LeanBox for BoxFrame {
@@ -238,6 +248,15 @@ impl LeanBox for BoxFrame {
     #[inline(always)]
     fn axes_error(&self) -> Real {
         self.axes_error
+    }
+    fn scaled(&self, f: Real) -> BoxFrame {
+        BoxFrame {
+            center: self.center * f,
+            center_lo: self.center_lo * f,
+            half: self.half * f,
+            half_lo: self.half_lo * f,
+            ..*self
+        }
     }
 }
 
@@ -358,8 +377,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
         let cm = V4::new(ca.x, ca.y, ca.z, 0.0)
             .abs()
             .max(V4::new(cb.x, cb.y, cb.z, 0.0).abs());
-        let fits = scale < huge::SCALE_LIMIT
-            && cm.lt_mask(V4::splat(huge::CENTER_LIMIT)) & 7 == 7;
+        let fits = scale < huge::SCALE_LIMIT && cm.lt_mask(V4::splat(huge::CENTER_LIMIT)) & 7 == 7;
         Local {
             rc,
             rcl,
@@ -727,12 +745,9 @@ macro_rules! with_ordered {
 /// finite number (two boxes of size `3e38` overlapping) is reported as `Real::MAX`.
 #[inline]
 pub fn penetration<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> BoxPenetration {
-    with_ordered!(
-        a,
-        b,
-        |fa, fb| penetration_lean(fa, fb),
-        |r| order::mirror_penetration(r)
-    )
+    with_ordered!(a, b, |fa, fb| penetration_lean(fa, fb), |r| {
+        order::mirror_penetration(r)
+    })
 }
 
 /// [`penetration`] of two boxes in their canonical order.

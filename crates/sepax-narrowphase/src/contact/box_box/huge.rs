@@ -7,7 +7,8 @@
 //! Any other pair (AABBs near `±3e38`, boxes of size `1e30`, or a scale that overflowed to
 //! infinity or NaN) is scaled by `2^-k` (exact, barring numbers far below the pair's rounding
 //! error that become subnormal), so that its size is about `2^20` and its centres below
-//! `CENTER_LIMIT`, computed by the direct path, and scaled back by `2^k`. The points lie on the
+//! `CENTER_LIMIT`, computed by the direct path on boxes of the same kinds, and scaled back by
+//! `2^k`: the result is the scaled pair's, scaled back, bit for bit. The points lie on the
 //! boxes, which are finite, so they come back finite (a coordinate a rounding beyond the
 //! largest finite number is clamped to it); a depth larger than the largest finite number
 //! (two boxes of size `3e38` overlapping fully) is reported as `Real::MAX`.
@@ -59,20 +60,12 @@ fn shrink<A: LeanBox, B: LeanBox>(a: &A, b: &B) -> i32 {
     let (ca, cb) = (world_center(a), world_center(b));
     let mut m: Real = 1.0;
     for k in 0..3 {
-        m = m.max(ha[k]).max(hb[k]).max((0.5 * cb[k] - 0.5 * ca[k]).abs());
+        m = m
+            .max(ha[k])
+            .max(hb[k])
+            .max((0.5 * cb[k] - 0.5 * ca[k]).abs());
     }
     (exponent(m) - 20).max(4)
-}
-
-/// `b` scaled by `f`, a power of two.
-#[inline]
-fn scaled<F: LeanBox>(b: &F, f: Real) -> BoxFrame {
-    let mut s = b.full_frame();
-    s.center *= f;
-    s.center_lo *= f;
-    s.half *= f;
-    s.half_lo *= f;
-    s
 }
 
 /// `x * f` (`f` a power of two), clamped to the finite range.
@@ -92,7 +85,7 @@ pub(super) fn manifold_into<A: LeanBox, B: LeanBox>(
 ) -> bool {
     let k = shrink(a, b);
     let (down, up) = (pow2i(-k), pow2i(k));
-    let (sa, sb) = (scaled(a, down), scaled(b, down));
+    let (sa, sb) = (a.scaled(down), b.scaled(down));
     let cfg = ContactConfig {
         margin: config.effective_margin() * down,
     };
@@ -117,7 +110,7 @@ pub(super) fn manifold_into<A: LeanBox, B: LeanBox>(
 pub(super) fn penetration<A: LeanBox, B: LeanBox>(a: &A, b: &B) -> BoxPenetration {
     let k = shrink(a, b);
     let (down, up) = (pow2i(-k), pow2i(k));
-    let (sa, sb) = (scaled(a, down), scaled(b, down));
+    let (sa, sb) = (a.scaled(down), b.scaled(down));
     let l = Local::new(&sa, &sb);
     let c = l.axis();
     BoxPenetration {

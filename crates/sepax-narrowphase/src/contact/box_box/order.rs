@@ -83,7 +83,8 @@ pub(super) fn aabb_swapped(a: &Aabb, b: &Aabb) -> bool {
     let o = by_size(&size(a), &size(b)).then_with(|| {
         let (amin, amax, bmin, bmax) = (a.min(), a.max(), b.min(), b.max());
         // Twice the centres' offset, in quarters: each term at most `MAX / 2`.
-        let d = [0, 1, 2].map(|k| (0.25 * bmin[k] - 0.25 * amin[k]) + (0.25 * bmax[k] - 0.25 * amax[k]));
+        let d = [0, 1, 2]
+            .map(|k| (0.25 * bmin[k] - 0.25 * amin[k]) + (0.25 * bmax[k] - 0.25 * amax[k]));
         by_direction(d).then_with(|| {
             by_bits(amin.coords.as_slice(), bmin.coords.as_slice())
                 .then_with(|| by_bits(amax.coords.as_slice(), bmax.coords.as_slice()))
