@@ -23,6 +23,15 @@
 //! boxes' size), and they are exactly what jitter makes compete in a resting contact; axes far
 //! apart compete by depth alone, so the depth is then the exact minimum.
 //!
+//! **Order.** Every pair is evaluated in one canonical order, whichever order the call gives
+//! (an AABB first, then by size, then by the direction between the centres; see `order`), and
+//! the result is mirrored ([`mirror`], [`mirror_id`]) when the call's order is the other one:
+//! swapping the arguments gives exactly the mirrored manifold and penetration.
+//!
+//! **Range.** Pairs whose scale or centres are too large for the direct arithmetic (products of
+//! four lengths, points next to the centres) are computed scaled by a power of two and scaled
+//! back (see `huge`): every number in the result is finite.
+//!
 //! **Face contact** (reference/incident faces, as in Gregorius' GDC 2013/2015 talks and most
 //! physics engines): the reference face is the chosen face, the incident face is the other box's
 //! face most anti-parallel to it. The incident face's quad is clipped against the reference face's
