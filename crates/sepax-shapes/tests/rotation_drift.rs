@@ -35,7 +35,11 @@ fn a_quaternion_multiplied_every_frame_stays_accepted() {
         let b = Obb::from_isometry(&pose, h)
             .unwrap_or_else(|e| panic!("frame {k}: |q| = {}: {e}", q.norm()));
         // The axes are those of the renormalised quaternion: orthonormal to rounding.
-        assert!(b.axes_error() < 1e-5, "frame {k}: defect {}", b.axes_error());
+        assert!(
+            b.axes_error() < 1e-5,
+            "frame {k}: defect {}",
+            b.axes_error()
+        );
         let unit = UnitQuaternion::new_normalize(*q.quaternion());
         let want = unit.to_rotation_matrix().into_inner();
         assert!((b.axes() - want).amax() < 1e-5, "frame {k}");
@@ -45,7 +49,10 @@ fn a_quaternion_multiplied_every_frame_stays_accepted() {
         let pivot = Point3::new(4.0, 0.0, 0.0);
         let moved = r.rotate_about_point(q, &pivot).unwrap();
         let (d0, d1) = ((r.center() - pivot).norm(), (moved.center() - pivot).norm());
-        assert!((d0 - d1).abs() < 1e-5 * d0, "frame {k}: the rotation scaled the offset");
+        assert!(
+            (d0 - d1).abs() < 1e-5 * d0,
+            "frame {k}: the rotation scaled the offset"
+        );
         built += 1;
     });
     assert_eq!(built, 100);
@@ -78,7 +85,10 @@ fn raw_quaternions_keep_the_tolerance_and_bad_ones_are_errors() {
     for s in [1e30 as Real, 1e-30 as Real] {
         let big = UnitQuaternion::new_unchecked(q.quaternion() * s);
         let b = Obb::from_rotation(c, big, h).unwrap();
-        assert!((b.axes() - q.to_rotation_matrix().into_inner()).amax() < 1e-6, "{s}");
+        assert!(
+            (b.axes() - q.to_rotation_matrix().into_inner()).amax() < 1e-6,
+            "{s}"
+        );
     }
     // A unit quaternion keeps its bits.
     let b = Obb::from_rotation(c, q, h).unwrap();

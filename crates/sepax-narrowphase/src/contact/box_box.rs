@@ -705,41 +705,30 @@ fn world_normal<A: LeanBox, B: LeanBox>(fa: &A, fb: &B, c: &Choice) -> Vector3 {
 
 /// Runs `$body` with `$x`, `$y` bound to the two boxes as [`LeanBox`]es in their canonical
 /// order ([`order`]): an OBB by reference, an AABB through its frame (the kinds are known at
-/// compile time once `as_box` is inlined). When the call's order is the other one, `$r` is
-/// bound to the body's value and `$mirror` gives the result.
+/// compile time once `as_box` is inlined); `$flip` is set when the call's order is the other
+/// one (the body then gives the mirrored result).
 macro_rules! with_ordered {
-    ($a:expr, $b:expr, |$x:ident, $y:ident| $body:expr, |$r:ident| $mirror:expr) => {
+    ($a:expr, $b:expr, |$x:ident, $y:ident, $flip:ident| $body:expr) => {
         match ($a.as_box(), $b.as_box()) {
             (BoxRef::Obb(p), BoxRef::Obb(q)) => {
-                let s = order::obb_swapped(p, q);
-                // One call on the selected references (no second copy of the body).
-                let ($x, $y) = if s { (q, p) } else { (p, q) };
-                let $r = $body;
-                if s {
-                    $mirror
-                } else {
-                    $r
-                }
+                let $flip = order::obb_swapped(p, q);
+                // One body on the selected references (no second copy of it).
+                let ($x, $y) = if $flip { (q, p) } else { (p, q) };
+                $body
             }
             (BoxRef::Aabb(p), BoxRef::Aabb(q)) => {
-                let s = order::aabb_swapped(p, q);
-                let (p, q) = if s { (q, p) } else { (p, q) };
+                let $flip = order::aabb_swapped(p, q);
+                let (p, q) = if $flip { (q, p) } else { (p, q) };
                 let ($x, $y) = (&BoxFrame::from(p), &BoxFrame::from(q));
-                let $r = $body;
-                if s {
-                    $mirror
-                } else {
-                    $r
-                }
+                $body
             }
             (BoxRef::Aabb(p), BoxRef::Obb($y)) => {
-                let $x = &BoxFrame::from(p);
+                let ($x, $flip) = (&BoxFrame::from(p), false);
                 $body
             }
             (BoxRef::Obb(q), BoxRef::Aabb(p)) => {
-                let ($x, $y) = (&BoxFrame::from(p), q);
-                let $r = $body;
-                $mirror
+                let ($x, $y, $flip) = (&BoxFrame::from(p), q, true);
+                $body
             }
         }
     };
@@ -754,8 +743,13 @@ macro_rules! with_ordered {
 /// finite number (two boxes of size `3e38` overlapping) is reported as `Real::MAX`.
 #[inline]
 pub fn penetration<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> BoxPenetration {
-    with_ordered!(a, b, |fa, fb| penetration_lean(fa, fb), |r| {
-        order::mirror_penetration(r)
+    with_ordered!(a, b, |fa, fb, flip| {
+        let p = penetration_lean(fa, fb);
+        if flip {
+            order::mirror_penetration(p)
+        } else {
+            p
+        }
     })
 }
 
@@ -811,17 +805,9 @@ pub fn contact_manifold_into<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     config: &ContactConfig,
     out: &mut ContactManifold,
 ) -> bool {
-    with_ordered!(
-        a,
-        b,
-        |fa, fb| manifold_into_lean(fa, fb, config, out),
-        |hit| {
-            if hit {
-                order::mirror(out);
-            }
-            hit
-        }
-    )
+    with_ordered!(a, b, |fa, fb, flip| manifold_into_lean(
+        fa, fb, config, out, flip
+    ))
 }
 
 /// The clipped incident face in the reference face's coordinates: `x`, `y` along the
@@ -1743,34 +1729,38 @@ impl<'f> WorldFrame<'f> {
 }
 
 /// The manifold of two boxes given as SAT frames, written into `out` (see
-/// [`contact_manifold_into`]).
+/// [`contact_manifold_into`]); mirrored ([`mirror`]) when `flip` is set.
 #[inline(always)]
 fn manifold_into_lean<A: LeanBox, B: LeanBox>(
     fa: &A,
     fb: &B,
     config: &ContactConfig,
     out: &mut ContactManifold,
+    flip: bool,
 ) -> bool {
     let l = Local::new(fa, fb);
     if !l.fits {
-        return huge::manifold_into(fa, fb, config, out);
+        return huge::manifold_into(fa, fb, config, out, flip);
     }
     let choice = l.axis();
-    finish_into(&l, &choice, config, out)
+    finish_into(&l, &choice, config, out, flip)
 }
 
 /// The manifold from the pair in `A`'s frame and its chosen axis, written into `out` as
 /// [`contact_manifold_into`] documents it (shared by the single path and the batch of
-/// [`contact_manifolds_into`]).
+/// [`contact_manifolds_into`]); mirrored ([`mirror`]) when `flip` is set: the mirror is built
+/// into the points as they are written (the roles of the surface points and the ids' role bits
+/// exchanged), not applied afterwards.
 #[inline(always)]
 fn finish_into<A: LeanBox, B: LeanBox>(
     l: &Local<'_, A, B>,
     choice: &Choice,
     config: &ContactConfig,
     out: &mut ContactManifold,
+    flip: bool,
 ) -> bool {
     out.points.clear();
-    match manifold_finish(l, choice, config, &mut out.points) {
+    match manifold_finish(l, choice, config, &mut out.points, flip) {
         Some((normal, depth)) => {
             out.normal = normal;
             out.depth = depth;
@@ -1789,6 +1779,7 @@ fn manifold_finish<A: LeanBox, B: LeanBox>(
     choice: &Choice,
     config: &ContactConfig,
     points: &mut ArrayVec<ContactPoint, 4>,
+    flip: bool,
 ) -> Option<(Vector3, Real)> {
     let (fa, fb) = (l.fa, l.fb);
     // Touching pairs whose computed depth came out a rounding error below 0 still get their
@@ -1799,6 +1790,7 @@ fn manifold_finish<A: LeanBox, B: LeanBox>(
         return None;
     }
     let normal = world_normal(fa, fb, choice);
+    let normal = if flip { -normal } else { normal };
     match choice.axis {
         SatAxis::FaceA(_) | SatAxis::FaceB(_) => {
             // Reference frame: the box whose face it is; the other box's centre and axes in it.
@@ -1817,9 +1809,11 @@ fn manifold_finish<A: LeanBox, B: LeanBox>(
             } else {
                 (&l.ha, &l.hb, l.t.lanes(), &l.rcl, WorldFrame::new(fa))
             };
-            let base = (f as u32) * 2 + u32::from(sf > 0.0) + if ref_is_b { 8 } else { 0 };
+            // The reference box's role in the result (the other one when mirrored).
+            let ref_b = ref_is_b ^ flip;
+            let base = (f as u32) * 2 + u32::from(sf > 0.0) + if ref_b { 8 } else { 0 };
             face_contact(
-                hr, &ti, ri, hi, f, sf, l.tol, margin, &frame, ref_is_b, base, points,
+                hr, &ti, ri, hi, f, sf, l.tol, margin, &frame, ref_b, base, points,
             );
         }
         SatAxis::Edge(i, j) => {
@@ -1863,6 +1857,11 @@ fn manifold_finish<A: LeanBox, B: LeanBox>(
                 };
                 let [x, y, z, _] = (ca + w).lanes();
                 Point3::new(x, y, z)
+            };
+            let (pa, pb, code_a, code_b) = if flip {
+                (pb, pa, code_b, code_a)
+            } else {
+                (pa, pb, code_a, code_b)
             };
             points.push(ContactPoint {
                 point_a: to_world(pa),

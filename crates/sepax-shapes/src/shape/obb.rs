@@ -337,7 +337,9 @@ fn renormalized(rotation: &UnitQuaternion) -> Result<UnitQuaternion, ShapeError>
             tolerance: QUATERNION_TOLERANCE as f64,
         });
     }
-    Ok(UnitQuaternion::new_normalize(Quaternion::from(q.coords / m)))
+    Ok(UnitQuaternion::new_normalize(Quaternion::from(
+        q.coords / m,
+    )))
 }
 
 /// An upper bound on `max_ij |a_i . a_j - delta_ij|` for the columns of `axes`, computed in f64

@@ -387,11 +387,9 @@ fn manifolds4(
     config: &ContactConfig,
     out: &mut [ContactManifold],
 ) -> usize {
-    // The pairs in their canonical order, mirrored back afterwards (see `order`).
+    // The pairs in their canonical order, the swapped ones mirrored (see `order`).
     let (a, b, swapped) = order::order_obbs(a, b);
-    let n = finish4(a, b, &select4(a, b), config, out);
-    order::mirror_masked(out, swapped);
-    n
+    finish4(a, b, &select4(a, b), config, out, swapped)
 }
 
 /// The manifolds of four OBB pairs from their selection `g` (lane `p` = pair `p`), into `out`;
@@ -403,6 +401,7 @@ fn finish4(
     g: &Group,
     config: &ContactConfig,
     out: &mut [ContactManifold],
+    flip: u32,
 ) -> usize {
     let zero = V4::splat(0.0);
     let r = &g.r;
@@ -464,11 +463,12 @@ fn finish4(
     let mut count = 0;
     for (p, o) in out.iter_mut().enumerate().take(4) {
         let l = &locals[p];
+        let flip = (flip >> p) & 1 != 0;
         if (g.accurate >> p) & 1 != 0 {
-            count += usize::from(single(l.fa, l.fb, config, o));
+            count += usize::from(single(l.fa, l.fb, config, o, flip));
             continue;
         }
-        count += usize::from(finish_into(l, &choices[p], config, o));
+        count += usize::from(finish_into(l, &choices[p], config, o, flip));
     }
     count
 }
@@ -483,8 +483,8 @@ const LANE_GROUPS: bool = cfg!(not(feature = "f64"));
 /// line (rare).
 #[cold]
 #[inline(never)]
-fn single(a: &Obb, b: &Obb, config: &ContactConfig, out: &mut ContactManifold) -> bool {
-    manifold_into_lean(a, b, config, out)
+fn single(a: &Obb, b: &Obb, config: &ContactConfig, out: &mut ContactManifold, flip: bool) -> bool {
+    manifold_into_lean(a, b, config, out, flip)
 }
 
 /// The contact manifolds of many box pairs: `out[k]` receives pair `k`'s manifold exactly as
@@ -920,6 +920,7 @@ mod avx {
                 &split(&g, 0),
                 config,
                 o0,
+                swapped & 0xf,
             );
             let hi = finish4(
                 [a[4], a[5], a[6], a[7]],
@@ -927,8 +928,8 @@ mod avx {
                 &split(&g, 1),
                 config,
                 o1,
+                swapped >> 4,
             );
-            order::mirror_masked(out, swapped);
             lo + hi
         }
     }

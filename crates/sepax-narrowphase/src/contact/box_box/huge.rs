@@ -82,6 +82,7 @@ pub(super) fn manifold_into<A: LeanBox, B: LeanBox>(
     b: &B,
     config: &ContactConfig,
     out: &mut ContactManifold,
+    flip: bool,
 ) -> bool {
     let k = shrink(a, b);
     let (down, up) = (pow2i(-k), pow2i(k));
@@ -92,7 +93,7 @@ pub(super) fn manifold_into<A: LeanBox, B: LeanBox>(
     let l = Local::new(&sa, &sb);
     debug_assert!(l.fits, "scaled pair still outside the limits");
     let choice = l.axis();
-    if !finish_into(&l, &choice, &cfg, out) {
+    if !finish_into(&l, &choice, &cfg, out, flip) {
         return false;
     }
     out.depth = grow(out.depth, up);

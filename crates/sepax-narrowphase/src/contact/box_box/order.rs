@@ -153,17 +153,3 @@ pub(super) fn order_obbs<'o, const N: usize>(
     }
     (x, y, mask)
 }
-
-/// Mirrors the manifolds (with points) of `out` whose bit is set in `mask`.
-#[inline(always)]
-pub(super) fn mirror_masked(out: &mut [ContactManifold], mut mask: u32) {
-    while mask != 0 {
-        let p = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        if let Some(m) = out.get_mut(p) {
-            if !m.points.is_empty() {
-                mirror(m);
-            }
-        }
-    }
-}
