@@ -28,9 +28,9 @@
 //! the result is mirrored ([`mirror`], [`mirror_id`]) when the call's order is the other one:
 //! swapping the arguments gives exactly the mirrored manifold and penetration.
 //!
-//! **Range.** Pairs whose scale or centres are too large for the direct arithmetic (products of
-//! four lengths, points next to the centres) are computed scaled by a power of two and scaled
-//! back (see `huge`): every number in the result is finite.
+//! **Range.** Pairs whose scale is too large for the direct arithmetic (products of four
+//! lengths) are computed scaled by a power of two and scaled back (see `huge`): every number in
+//! the result is finite.
 //!
 //! **Face contact** (reference/incident faces, as in Gregorius' GDC 2013/2015 talks and most
 //! physics engines): the reference face is the chosen face, the incident face is the other box's
@@ -309,8 +309,8 @@ struct Local<'f, A: LeanBox, B: LeanBox> {
     scale: Real,
     /// `delta_A + delta_B`, the axes' orthonormality defects.
     defect: Real,
-    /// Whether the pair is within the direct path's limits (`scale` below
-    /// [`huge::SCALE_LIMIT`], centres below [`huge::CENTER_LIMIT`]; `false` for NaN).
+    /// Whether the pair is within the direct path's limit (`scale` below
+    /// [`huge::SCALE_LIMIT`]; `false` for NaN).
     fits: bool,
     /// The frames, for the accurate edge path.
     fa: &'f A,
@@ -382,11 +382,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             + ha[2]
             + (hb[0] + hb[1] + hb[2])
             + (tl[0].abs() + tl[1].abs() + tl[2].abs());
-        let (ca, cb) = (a.center_hi(), b.center_hi());
-        let cm = V4::new(ca.x, ca.y, ca.z, 0.0)
-            .abs()
-            .max(V4::new(cb.x, cb.y, cb.z, 0.0).abs());
-        let fits = scale < huge::SCALE_LIMIT && cm.lt_mask(V4::splat(huge::CENTER_LIMIT)) & 7 == 7;
+        let fits = scale < huge::SCALE_LIMIT;
         Local {
             rc,
             rcl,

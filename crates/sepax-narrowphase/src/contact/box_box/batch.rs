@@ -349,15 +349,9 @@ fn select_lanes<L: Lane>(fa: &[L; 16], fb: &[L; 16]) -> Group<L> {
         edge_wins.select(ln[2], n_face[2]),
     ];
     let least = min_l(min_l(fa_d, fb_d), e_d);
-    // Pairs outside the direct path's limits (`Local::fits`; NaN scales to +inf) take the
+    // Pairs beyond the direct path's limit (`Local::fits`; a NaN scale counts as +inf) take the
     // single-pair path too.
-    let mut cm = fa[0].abs().max(fb[0].abs());
-    for c in 1..3 {
-        cm = cm.max(fa[c].abs()).max(fb[c].abs());
-    }
-    let outside = scale.min(inf).ge(L::splat(huge::SCALE_LIMIT)).bits()
-        | cm.ge(L::splat(huge::CENTER_LIMIT)).bits();
-    let accurate = accurate | outside;
+    let accurate = accurate | scale.min(inf).ge(L::splat(huge::SCALE_LIMIT)).bits();
     Group {
         r,
         t,

@@ -1,14 +1,16 @@
 //! Box pairs too large for the direct arithmetic: computed on the pair scaled by a power of two.
 //!
-//! The direct path forms products of up to four lengths (the edge contact's closest points)
-//! and points `c + offset` next to the centres, so it runs only while the pair's scale
-//! `S = sum h_A + sum h_B + |t|_1` is below [`SCALE_LIMIT`] (`2^28` in `f32`, `2^252` in `f64`:
-//! `S^4` stays finite) and every centre coordinate below [`CENTER_LIMIT`] (`2^124`, `2^1020`).
-//! Any other pair (AABBs near `±3e38`, boxes of size `1e30`, or a scale that overflowed to
-//! infinity or NaN) is scaled by `2^-k` (exact, barring numbers far below the pair's rounding
-//! error that become subnormal), so that its size is about `2^20` and its centres below
-//! `CENTER_LIMIT`, computed by the direct path on boxes of the same kinds, and scaled back by
-//! `2^k`: the result is the scaled pair's, scaled back, bit for bit. The points lie on the
+//! The direct path forms products of up to four lengths (the edge contact's closest points),
+//! so it runs only while the pair's scale `S = sum h_A + sum h_B + |t|_1` is below
+//! [`SCALE_LIMIT`] (`2^28` in `f32`, `2^252` in `f64`: `S^4` stays finite). Its points are then
+//! finite too: a point is `c + offset` with `|offset|` a few `S`, far below half an ulp of the
+//! largest finite number, so the sum of a finite centre and the offset cannot round to
+//! infinity; and an offset `c_B - c_A` that overflows makes `S` infinite. Any other pair (AABBs
+//! near `±3e38`, boxes of size `1e30`, or a scale that overflowed to infinity or NaN) is scaled
+//! by `2^-k` (exact, barring numbers far below the pair's rounding error that become
+//! subnormal), so that its size is about `2^20`, computed by the direct path on boxes of the
+//! same kinds, and scaled back by `2^k`: the result is the scaled pair's, scaled back, bit for
+//! bit. The points lie on the
 //! boxes, which are finite, so they come back finite (a coordinate a rounding beyond the
 //! largest finite number is clamped to it); a depth larger than the largest finite number
 //! (two boxes of size `3e38` overlapping fully) is reported as `Real::MAX`.
@@ -17,8 +19,6 @@ use super::*;
 
 /// The largest pair scale the direct path takes: `2^(E/4 - 4)` for the largest exponent `E`.
 pub(super) const SCALE_LIMIT: Real = pow2(Real::MAX_EXP / 4 - 4);
-/// The largest centre coordinate the direct path takes: `2^(E - 4)`.
-pub(super) const CENTER_LIMIT: Real = pow2(Real::MAX_EXP - 4);
 
 /// `2^e` for `0 <= e < MAX_EXP`.
 const fn pow2(e: i32) -> Real {
@@ -51,9 +51,9 @@ fn pow2i(e: i32) -> Real {
     x
 }
 
-/// The exponent `k >= 4` of the scale `2^-k` that brings the pair within both limits, from an
-/// overflow-free bound `m` of its lengths: `S <= 12 m`, so `S 2^-k < 2^24` with `k = e(m) - 20`;
-/// and at least `2^-4`, which brings every centre below `CENTER_LIMIT`.
+/// The exponent `k >= 1` of the scale `2^-k` that brings the pair within the limit, from an
+/// overflow-free bound `m` of its lengths: `S <= 12 m`, so `S 2^-k < 2^25` with
+/// `k = e(m) - 20`.
 #[inline]
 fn shrink<A: LeanBox, B: LeanBox>(a: &A, b: &B) -> i32 {
     let (ha, hb) = (a.half(), b.half());
@@ -65,7 +65,7 @@ fn shrink<A: LeanBox, B: LeanBox>(a: &A, b: &B) -> i32 {
             .max(hb[k])
             .max((0.5 * cb[k] - 0.5 * ca[k]).abs());
     }
-    (exponent(m) - 20).max(4)
+    (exponent(m) - 20).max(1)
 }
 
 /// `x * f` (`f` a power of two), clamped to the finite range.
