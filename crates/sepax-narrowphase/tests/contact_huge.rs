@@ -6,6 +6,9 @@
 //! bit on the adversarial categories of the box suites, through the single call, the batch,
 //! `penetration` and the dispatch table.
 
+// Real -> f64 casts (in `common`) are identities in the f64 build.
+#![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
+
 mod common;
 
 use common::{manifold_bits as bits, AnyBox, Gen, CATEGORIES};
