@@ -7,6 +7,9 @@ use sepax_shapes::Aabb;
 /// centres (from `a` toward `b`; a tie of the centres gives `+`), of length the overlap.
 /// Translating `b` by it makes the boxes touch. `None` when the boxes are disjoint; the zero
 /// vector when they touch. Among axes of equal overlap the first (x, then y, then z) wins.
+/// Every component is finite: an overlap beyond the largest finite number (boxes spanning
+/// `±3e38` in `f32`) is reported as `Real::MAX`, and the centres are compared without
+/// overflow.
 ///
 /// ```text
 /// for k in x, y, z:
@@ -18,18 +21,18 @@ pub fn penetration(a: &Aabb, b: &Aabb) -> Option<Vector3> {
     let (amin, amax, bmin, bmax) = (a.min(), a.max(), b.min(), b.max());
     let mut best: Option<(usize, Real, Real)> = None;
     for k in 0..3 {
-        let up = amax[k] - bmin[k]; // move b up by this much
-        let down = bmax[k] - amin[k]; // or down by this much
+        // Move b up by this much, or down by this much (an overflow to +inf saturates below).
+        let up = amax[k] - bmin[k];
+        let down = bmax[k] - amin[k];
         if up < 0.0 || down < 0.0 {
             return None;
         }
-        // Sign by the centres, compared without forming (min + max) / 2.
-        let sign: Real = if (bmin[k] - amin[k]) + (bmax[k] - amax[k]) >= 0.0 {
-            1.0
-        } else {
-            -1.0
-        };
-        let o = if sign > 0.0 { up } else { down };
+        // Sign by the centres, compared without forming (min + max) / 2. The two differences
+        // may overflow, but never to infinities of opposite signs (that would need
+        // `b.max < 0 < b.min` or `a.max < 0 < a.min`), so the sum has the sign of the exact one.
+        let c = (bmin[k] - amin[k]) + (bmax[k] - amax[k]);
+        let sign: Real = if c >= 0.0 { 1.0 } else { -1.0 };
+        let o = (if sign > 0.0 { up } else { down }).min(Real::MAX);
         if best.is_none_or(|(_, bo, _)| o < bo) {
             best = Some((k, o, sign));
         }
@@ -66,5 +69,25 @@ mod tests {
         assert_eq!(penetration(&a, &t), Some(Vector3::zeros()));
         let d = bx([1.5, 0.0, 0.0], [2.0, 1.0, 1.0]);
         assert_eq!(penetration(&a, &d), None);
+    }
+
+    #[test]
+    fn huge_boxes_give_finite_vectors() {
+        let m = Real::MAX;
+        // p = 2^125 (4.3e37): a spans +-1.7e38 (its width overflows f32).
+        let p = (2.0 as Real).powi(125);
+        let a = bx([-4.0 * p; 3], [4.0 * p; 3]);
+        let b = bx([0.0, -2.0 * p, 3.0 * p], [4.0 * p, 2.0 * p, 4.0 * p]);
+        // z: b's centre is above a's, b moves up by 4p - 3p.
+        assert_eq!(penetration(&a, &b), Some(Vector3::new(0.0, 0.0, p)));
+        assert_eq!(penetration(&b, &a), Some(Vector3::new(0.0, 0.0, -p)));
+        // Overlaps of 2^128 on every axis: beyond the f32 range, reported as MAX there.
+        let full = (8.0 * p).min(m);
+        assert_eq!(penetration(&a, &a), Some(Vector3::new(full, 0.0, 0.0)));
+        // Centres compared where the differences overflow: [-MAX, MAX] against [MAX/2, MAX].
+        let w = bx([-m, -m, -m], [m, m, m]);
+        let t = bx([0.5 * m, -m, -m], [m, m, m]);
+        assert_eq!(penetration(&w, &t), Some(Vector3::new(0.5 * m, 0.0, 0.0)));
+        assert_eq!(penetration(&t, &w), Some(Vector3::new(-0.5 * m, 0.0, 0.0)));
     }
 }

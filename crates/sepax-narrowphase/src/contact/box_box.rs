@@ -23,6 +23,15 @@
 //! boxes' size), and they are exactly what jitter makes compete in a resting contact; axes far
 //! apart compete by depth alone, so the depth is then the exact minimum.
 //!
+//! **Order.** Every pair is evaluated in one canonical order, whichever order the call gives
+//! (an AABB first, then by size, then by the direction between the centres; see `order`), and
+//! the result is mirrored ([`mirror`], [`mirror_id`]) when the call's order is the other one:
+//! swapping the arguments gives exactly the mirrored manifold and penetration.
+//!
+//! **Range.** Pairs whose scale is too large for the direct arithmetic (products of four
+//! lengths) are computed scaled by a power of two and scaled back (see `huge`): every number in
+//! the result is finite.
+//!
 //! **Face contact** (reference/incident faces, as in Gregorius' GDC 2013/2015 talks and most
 //! physics engines): the reference face is the chosen face, the incident face is the other box's
 //! face most anti-parallel to it. The incident face's quad is clipped against the reference face's
@@ -90,9 +99,12 @@ use crate::sat::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
 use crate::sat::{BoxFrame, SatAxis};
 
 mod batch;
+mod huge;
+mod order;
 pub use batch::contact_manifolds_into;
 #[doc(hidden)]
 pub use batch::contact_manifolds_into_portable;
+pub use order::{mirror, mirror_id};
 
 /// The least-penetration axis of a box pair (see the module docs for the tie-break).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -166,6 +178,8 @@ trait LeanBox {
     fn half(&self) -> Vector3;
     /// The axes' orthonormality defect bound.
     fn axes_error(&self) -> Real;
+    /// The box scaled about the origin by `f`, a power of two (exact, barring subnormals).
+    fn scaled(&self, f: Real) -> Self;
 }
 
 impl LeanBox for Obb {
@@ -201,6 +215,14 @@ impl LeanBox for Obb {
     fn axes_error(&self) -> Real {
         Obb::axes_error(self)
     }
+    fn scaled(&self, f: Real) -> Obb {
+        // The same axes (so the same defect bound); the centre and sizes scaled exactly.
+        Obb::new_unchecked(
+            Point3::from(self.center().coords * f),
+            *Obb::axes(self),
+            self.half_extents() * f,
+        )
+    }
 }
 
 impl LeanBox for BoxFrame {
@@ -235,6 +257,15 @@ impl LeanBox for BoxFrame {
     #[inline(always)]
     fn axes_error(&self) -> Real {
         self.axes_error
+    }
+    fn scaled(&self, f: Real) -> BoxFrame {
+        BoxFrame {
+            center: self.center * f,
+            center_lo: self.center_lo * f,
+            half: self.half * f,
+            half_lo: self.half_lo * f,
+            ..*self
+        }
     }
 }
 
@@ -278,6 +309,9 @@ struct Local<'f, A: LeanBox, B: LeanBox> {
     scale: Real,
     /// `delta_A + delta_B`, the axes' orthonormality defects.
     defect: Real,
+    /// Whether the pair is within the direct path's limit (`scale` below
+    /// [`huge::SCALE_LIMIT`]; `false` for NaN).
+    fits: bool,
     /// The frames, for the accurate edge path.
     fa: &'f A,
     fb: &'f B,
@@ -348,6 +382,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             + ha[2]
             + (hb[0] + hb[1] + hb[2])
             + (tl[0].abs() + tl[1].abs() + tl[2].abs());
+        let fits = scale < huge::SCALE_LIMIT;
         Local {
             rc,
             rcl,
@@ -359,6 +394,7 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             tol: CONTACT_AXIS_PREFERENCE * s,
             scale,
             defect: a.axes_error() + b.axes_error(),
+            fits,
             fa: a,
             fb: b,
         }
@@ -663,22 +699,31 @@ fn world_normal<A: LeanBox, B: LeanBox>(fa: &A, fb: &B, c: &Choice) -> Vector3 {
     }
 }
 
-/// Runs `$body` with `$x`, `$y` bound to the two boxes as [`LeanBox`]es: an OBB by reference,
-/// an AABB through its frame (the kind is known at compile time once `as_box` is inlined).
-macro_rules! with_lean {
-    ($a:expr, $b:expr, |$x:ident, $y:ident| $body:expr) => {
+/// Runs `$body` with `$x`, `$y` bound to the two boxes as [`LeanBox`]es in their canonical
+/// order ([`order`]): an OBB by reference, an AABB through its frame (the kinds are known at
+/// compile time once `as_box` is inlined); `$flip` is set when the call's order is the other
+/// one (the body then gives the mirrored result).
+macro_rules! with_ordered {
+    ($a:expr, $b:expr, |$x:ident, $y:ident, $flip:ident| $body:expr) => {
         match ($a.as_box(), $b.as_box()) {
-            (BoxRef::Obb($x), BoxRef::Obb($y)) => $body,
-            (BoxRef::Obb($x), BoxRef::Aabb(y)) => {
-                let $y = &BoxFrame::from(y);
+            (BoxRef::Obb(p), BoxRef::Obb(q)) => {
+                let $flip = order::obb_swapped(p, q);
+                // One body on the selected references (no second copy of it).
+                let ($x, $y) = if $flip { (q, p) } else { (p, q) };
                 $body
             }
-            (BoxRef::Aabb(x), BoxRef::Obb($y)) => {
-                let $x = &BoxFrame::from(x);
+            (BoxRef::Aabb(p), BoxRef::Aabb(q)) => {
+                let $flip = order::aabb_swapped(p, q);
+                let (p, q) = if $flip { (q, p) } else { (p, q) };
+                let ($x, $y) = (&BoxFrame::from(p), &BoxFrame::from(q));
                 $body
             }
-            (BoxRef::Aabb(x), BoxRef::Aabb(y)) => {
-                let ($x, $y) = (&BoxFrame::from(x), &BoxFrame::from(y));
+            (BoxRef::Aabb(p), BoxRef::Obb($y)) => {
+                let ($x, $flip) = (&BoxFrame::from(p), false);
+                $body
+            }
+            (BoxRef::Obb(q), BoxRef::Aabb(p)) => {
+                let ($x, $y, $flip) = (&BoxFrame::from(p), q, true);
                 $body
             }
         }
@@ -687,36 +732,68 @@ macro_rules! with_lean {
 
 /// The least-penetration axis of two boxes: depth (`< 0` when separated: minus the largest SAT
 /// gap) and the unit normal from `a` toward `b`, with the stable tie-break of the module docs.
+///
+/// Symmetric: `penetration(b, a)` is `penetration(a, b)` with the normal negated and the axis's
+/// roles exchanged (`FaceA(i)` for `FaceB(i)`, `Edge(j, i)` for `Edge(i, j)`), bit for bit (the
+/// pair is evaluated in one canonical order, see [`mirror_id`]). A depth beyond the largest
+/// finite number (two boxes of size `3e38` overlapping) is reported as `Real::MAX`.
 #[inline]
 pub fn penetration<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> BoxPenetration {
-    with_lean!(a, b, |fa, fb| {
-        let l = Local::new(fa, fb);
-        let c = l.axis();
-        BoxPenetration {
-            normal: world_normal(fa, fb, &c),
-            depth: c.least,
-            axis: c.axis,
+    with_ordered!(a, b, |fa, fb, flip| {
+        let p = penetration_lean(fa, fb);
+        if flip {
+            order::mirror_penetration(p)
+        } else {
+            p
         }
     })
+}
+
+/// [`penetration`] of two boxes in their canonical order.
+#[inline(always)]
+fn penetration_lean<A: LeanBox, B: LeanBox>(fa: &A, fb: &B) -> BoxPenetration {
+    let l = Local::new(fa, fb);
+    if !l.fits {
+        return huge::penetration(fa, fb);
+    }
+    let c = l.axis();
+    BoxPenetration {
+        normal: world_normal(fa, fb, &c),
+        depth: c.least,
+        axis: c.axis,
+    }
 }
 
 /// The contact manifold of two boxes: `None` when they are farther apart than `config.margin`
 /// along the best SAT axis (plus the rounding allowance `SEPARATION_TOLERANCE` times the pair's
 /// scale, so that touching pairs always get a manifold). Points are in world space; see the
 /// module docs for the method.
+///
+/// Symmetric: `contact_manifold(b, a)` is [`mirror`] of `contact_manifold(a, b)` bit for bit
+/// (normal negated, surface points swapped, feature ids mirrored by [`mirror_id`]); the pair is
+/// evaluated in one canonical order (an AABB first, then by size, then by the direction between
+/// the centres; see `docs/tolerance.md`). Every number is finite: pairs near the ends of the
+/// range are computed scaled by a power of two, and a depth beyond the largest finite number is
+/// reported as `Real::MAX`.
 #[inline]
 pub fn contact_manifold<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     a: &A,
     b: &B,
     config: &ContactConfig,
 ) -> Option<ContactManifold> {
-    with_lean!(a, b, |fa, fb| manifold_lean(fa, fb, config))
+    let mut m = ContactManifold::empty();
+    if contact_manifold_into(a, b, config, &mut m) {
+        Some(m)
+    } else {
+        None
+    }
 }
 
 /// [`contact_manifold`] written into `out` (normal, depth and points overwritten in place, no
 /// copy of the manifold): returns `true` when the pair has a manifold (the same as
 /// `contact_manifold` returns in its `Some`), `false` when it does not, and then `out.points`
-/// is empty and `out.normal`, `out.depth` are left as they were.
+/// is empty and `out.normal`, `out.depth` are left as they were. Symmetric under the swap of
+/// `a` and `b` as `contact_manifold` is.
 #[inline]
 pub fn contact_manifold_into<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     a: &A,
@@ -724,7 +801,9 @@ pub fn contact_manifold_into<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     config: &ContactConfig,
     out: &mut ContactManifold,
 ) -> bool {
-    with_lean!(a, b, |fa, fb| manifold_into_lean(fa, fb, config, out))
+    with_ordered!(a, b, |fa, fb, flip| manifold_into_lean(
+        fa, fb, config, out, flip
+    ))
 }
 
 /// The clipped incident face in the reference face's coordinates: `x`, `y` along the
@@ -1645,47 +1724,39 @@ impl<'f> WorldFrame<'f> {
     }
 }
 
-/// The manifold of two boxes given as SAT frames.
-#[inline(always)]
-fn manifold_lean<A: LeanBox, B: LeanBox>(
-    fa: &A,
-    fb: &B,
-    config: &ContactConfig,
-) -> Option<ContactManifold> {
-    let mut m = ContactManifold::empty();
-    if manifold_into_lean(fa, fb, config, &mut m) {
-        Some(m)
-    } else {
-        None
-    }
-}
-
 /// The manifold of two boxes given as SAT frames, written into `out` (see
-/// [`contact_manifold_into`]).
+/// [`contact_manifold_into`]); mirrored ([`mirror`]) when `flip` is set.
 #[inline(always)]
 fn manifold_into_lean<A: LeanBox, B: LeanBox>(
     fa: &A,
     fb: &B,
     config: &ContactConfig,
     out: &mut ContactManifold,
+    flip: bool,
 ) -> bool {
     let l = Local::new(fa, fb);
+    if !l.fits {
+        return huge::manifold_into(fa, fb, config, out, flip);
+    }
     let choice = l.axis();
-    finish_into(&l, &choice, config, out)
+    finish_into(&l, &choice, config, out, flip)
 }
 
 /// The manifold from the pair in `A`'s frame and its chosen axis, written into `out` as
 /// [`contact_manifold_into`] documents it (shared by the single path and the batch of
-/// [`contact_manifolds_into`]).
+/// [`contact_manifolds_into`]); mirrored ([`mirror`]) when `flip` is set: the mirror is built
+/// into the points as they are written (the roles of the surface points and the ids' role bits
+/// exchanged), not applied afterwards.
 #[inline(always)]
 fn finish_into<A: LeanBox, B: LeanBox>(
     l: &Local<'_, A, B>,
     choice: &Choice,
     config: &ContactConfig,
     out: &mut ContactManifold,
+    flip: bool,
 ) -> bool {
     out.points.clear();
-    match manifold_finish(l, choice, config, &mut out.points) {
+    match manifold_finish(l, choice, config, &mut out.points, flip) {
         Some((normal, depth)) => {
             out.normal = normal;
             out.depth = depth;
@@ -1704,6 +1775,7 @@ fn manifold_finish<A: LeanBox, B: LeanBox>(
     choice: &Choice,
     config: &ContactConfig,
     points: &mut ArrayVec<ContactPoint, 4>,
+    flip: bool,
 ) -> Option<(Vector3, Real)> {
     let (fa, fb) = (l.fa, l.fb);
     // Touching pairs whose computed depth came out a rounding error below 0 still get their
@@ -1714,6 +1786,7 @@ fn manifold_finish<A: LeanBox, B: LeanBox>(
         return None;
     }
     let normal = world_normal(fa, fb, choice);
+    let normal = if flip { -normal } else { normal };
     match choice.axis {
         SatAxis::FaceA(_) | SatAxis::FaceB(_) => {
             // Reference frame: the box whose face it is; the other box's centre and axes in it.
@@ -1732,9 +1805,11 @@ fn manifold_finish<A: LeanBox, B: LeanBox>(
             } else {
                 (&l.ha, &l.hb, l.t.lanes(), &l.rcl, WorldFrame::new(fa))
             };
-            let base = (f as u32) * 2 + u32::from(sf > 0.0) + if ref_is_b { 8 } else { 0 };
+            // The reference box's role in the result (the other one when mirrored).
+            let ref_b = ref_is_b ^ flip;
+            let base = (f as u32) * 2 + u32::from(sf > 0.0) + if ref_b { 8 } else { 0 };
             face_contact(
-                hr, &ti, ri, hi, f, sf, l.tol, margin, &frame, ref_is_b, base, points,
+                hr, &ti, ri, hi, f, sf, l.tol, margin, &frame, ref_b, base, points,
             );
         }
         SatAxis::Edge(i, j) => {
@@ -1778,6 +1853,11 @@ fn manifold_finish<A: LeanBox, B: LeanBox>(
                 };
                 let [x, y, z, _] = (ca + w).lanes();
                 Point3::new(x, y, z)
+            };
+            let (pa, pb, code_a, code_b) = if flip {
+                (pb, pa, code_b, code_a)
+            } else {
+                (pa, pb, code_a, code_b)
             };
             points.push(ContactPoint {
                 point_a: to_world(pa),

@@ -69,6 +69,12 @@ impl ContactConfig {
 /// The pair of features (vertex, edge, face) that a contact point comes from. Equal ids in two
 /// frames mean the same features touch, so a solver may reuse the point's impulse. The encoding
 /// is opaque but stable: it depends only on which features touch, not on positions.
+///
+/// Box–box ids name the features by the boxes' roles (`A` is the first argument), and the
+/// box–box queries are symmetric: swapping the arguments gives each point the *mirrored* id
+/// ([`box_box::mirror_id`]: the reference face's box takes the other role, or `A`'s and `B`'s
+/// edges exchange places), so a solver that caches by `(a, b, id)` finds the same contacts
+/// whichever order a pair is queried in, after mirroring the ids of the swapped order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct FeatureId(pub u32);
 
@@ -95,6 +101,11 @@ impl ContactPoint {
 }
 
 /// Up to four contact points sharing one normal; stored inline (no heap).
+///
+/// For box pairs ([`box_box`]) the manifold is symmetric under the swap of the two boxes, bit
+/// for bit: `(b, a)` gives [`box_box::mirror`] of `(a, b)` (normal negated, `point_a` and
+/// `point_b` exchanged, ids mirrored; the same reference face, points, depths and order). Every
+/// number in a manifold is finite (see `docs/tolerance.md`, "Box–box contact manifolds").
 #[derive(Debug, Clone, PartialEq)]
 #[must_use]
 pub struct ContactManifold {
@@ -130,7 +141,8 @@ impl ContactManifold {
     }
 
     /// The same manifold seen with the two shapes exchanged: normal negated, surface points and
-    /// their roles swapped (feature ids kept).
+    /// their roles swapped (feature ids kept; for box pairs [`box_box::mirror`] also mirrors the
+    /// ids, giving exactly what the swapped call returns).
     pub fn flipped(mut self) -> Self {
         self.normal = -self.normal;
         for p in &mut self.points {

@@ -86,13 +86,19 @@ impl Obb {
     }
 
     /// A box from a centre, a rotation and half-extents.
+    ///
+    /// A typed rotation is trusted to be a rotation: a `UnitQuaternion` that has drifted off
+    /// unit length (one multiplied by a small rotation every frame does) is renormalised first
+    /// (when its squared norm is off 1 by more than `16 u`; a unit one keeps its bits), so only
+    /// a zero or non-finite quaternion is an error.
+    /// [`AXES_TOLERANCE`] and [`QUATERNION_TOLERANCE`] apply to raw axes ([`Obb::new`]) and raw
+    /// quaternions ([`Obb::from_quaternion`]), as read from files.
     pub fn from_rotation(
         center: Point3,
         rotation: UnitQuaternion,
         half_extents: Vector3,
     ) -> Result<Self, ShapeError> {
-        let q = rotation.quaternion();
-        check_finite_slice("Obb", "rotation", &[q.w, q.i, q.j, q.k])?;
+        let rotation = renormalized(&rotation)?;
         Self::new(
             center,
             rotation.to_rotation_matrix().into_inner(),
@@ -123,7 +129,7 @@ impl Obb {
     }
 
     /// The box with local half-extents `half_extents` placed by `pose` (its centre at the pose's
-    /// translation).
+    /// translation). The pose's rotation is renormalised as in [`Obb::from_rotation`].
     pub fn from_isometry(pose: &Isometry3, half_extents: Vector3) -> Result<Self, ShapeError> {
         check_finite_slice(
             "Obb",
@@ -286,26 +292,54 @@ impl Obb {
         })
     }
 
-    /// The box rotated by `rotation` about its own centre.
+    /// The box rotated by `rotation` (renormalised as in [`Obb::from_rotation`]) about its own
+    /// centre.
     pub fn rotate_about_center(&self, rotation: &UnitQuaternion) -> Result<Obb, ShapeError> {
-        let q = rotation.quaternion();
-        check_finite_slice("Obb", "rotation", &[q.w, q.i, q.j, q.k])?;
+        let rotation = renormalized(rotation)?;
         let axes = rotation.to_rotation_matrix().into_inner() * self.axes;
         Obb::new(self.center, axes, self.half_extents)
     }
 
-    /// The box rotated by `rotation` about the world point `pivot`.
+    /// The box rotated by `rotation` (renormalised as in [`Obb::from_rotation`]) about the world
+    /// point `pivot`.
     pub fn rotate_about_point(
         &self,
         rotation: &UnitQuaternion,
         pivot: &Point3,
     ) -> Result<Obb, ShapeError> {
         check_finite_slice("Obb", "pivot", pivot.coords.as_slice())?;
+        let rotation = &renormalized(rotation)?;
         let rotated = self.rotate_about_center(rotation)?;
         let center = pivot + rotation * (self.center - pivot);
         check_finite_slice("Obb", "center", center.coords.as_slice())?;
         Ok(Obb { center, ..rotated })
     }
+}
+
+/// A typed unit quaternion as a rotation: itself when its squared norm is within rounding of 1
+/// (`|q|^2 - 1| <= 16 u`, so unit quaternions keep their bits), otherwise renormalised, scaled
+/// by its largest component first so that the norm neither overflows nor underflows. Errors:
+/// a non-finite component, or the zero quaternion (which is no rotation).
+fn renormalized(rotation: &UnitQuaternion) -> Result<UnitQuaternion, ShapeError> {
+    let q = rotation.quaternion();
+    // Components reported in the file order [w, x, y, z].
+    check_finite_slice("Obb", "rotation", &[q.w, q.i, q.j, q.k])?;
+    let n2 = q.norm_squared();
+    if (n2 - 1.0).abs() <= 16.0 * crate::tolerance::UNIT_ROUNDOFF {
+        return Ok(*rotation);
+    }
+    let m = q.coords.amax();
+    if m == 0.0 {
+        return Err(ShapeError::NonUnitQuaternion {
+            shape: "Obb",
+            field: "rotation",
+            norm: 0.0,
+            tolerance: QUATERNION_TOLERANCE as f64,
+        });
+    }
+    Ok(UnitQuaternion::new_normalize(Quaternion::from(
+        q.coords / m,
+    )))
 }
 
 /// An upper bound on `max_ij |a_i . a_j - delta_ij|` for the columns of `axes`, computed in f64

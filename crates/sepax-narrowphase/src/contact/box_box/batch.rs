@@ -349,6 +349,9 @@ fn select_lanes<L: Lane>(fa: &[L; 16], fb: &[L; 16]) -> Group<L> {
         edge_wins.select(ln[2], n_face[2]),
     ];
     let least = min_l(min_l(fa_d, fb_d), e_d);
+    // Pairs beyond the direct path's limit (`Local::fits`; a NaN scale counts as +inf) take the
+    // single-pair path too.
+    let accurate = accurate | scale.min(inf).ge(L::splat(huge::SCALE_LIMIT)).bits();
     Group {
         r,
         t,
@@ -378,7 +381,9 @@ fn manifolds4(
     config: &ContactConfig,
     out: &mut [ContactManifold],
 ) -> usize {
-    finish4(a, b, &select4(a, b), config, out)
+    // The pairs in their canonical order, the swapped ones mirrored (see `order`).
+    let (a, b, swapped) = order::order_obbs(a, b);
+    finish4(a, b, &select4(a, b), config, out, swapped)
 }
 
 /// The manifolds of four OBB pairs from their selection `g` (lane `p` = pair `p`), into `out`;
@@ -390,6 +395,7 @@ fn finish4(
     g: &Group,
     config: &ContactConfig,
     out: &mut [ContactManifold],
+    flip: u32,
 ) -> usize {
     let zero = V4::splat(0.0);
     let r = &g.r;
@@ -429,6 +435,7 @@ fn finish4(
             tol: tol[p],
             scale: scale[p],
             defect: defect[p],
+            fits: true,
             fa: a[p],
             fb: b[p],
         }
@@ -450,11 +457,12 @@ fn finish4(
     let mut count = 0;
     for (p, o) in out.iter_mut().enumerate().take(4) {
         let l = &locals[p];
+        let flip = (flip >> p) & 1 != 0;
         if (g.accurate >> p) & 1 != 0 {
-            count += usize::from(single(l.fa, l.fb, config, o));
+            count += usize::from(single(l.fa, l.fb, config, o, flip));
             continue;
         }
-        count += usize::from(finish_into(l, &choices[p], config, o));
+        count += usize::from(finish_into(l, &choices[p], config, o, flip));
     }
     count
 }
@@ -469,8 +477,8 @@ const LANE_GROUPS: bool = cfg!(not(feature = "f64"));
 /// line (rare).
 #[cold]
 #[inline(never)]
-fn single(a: &Obb, b: &Obb, config: &ContactConfig, out: &mut ContactManifold) -> bool {
-    manifold_into_lean(a, b, config, out)
+fn single(a: &Obb, b: &Obb, config: &ContactConfig, out: &mut ContactManifold, flip: bool) -> bool {
+    manifold_into_lean(a, b, config, out, flip)
 }
 
 /// The contact manifolds of many box pairs: `out[k]` receives pair `k`'s manifold exactly as
@@ -897,6 +905,7 @@ mod avx {
             config: &ContactConfig,
             out: &mut [ContactManifold],
         ) -> usize {
+            let (a, b, swapped) = order::order_obbs(a, b);
             let g = select_lanes(&load8(a), &load8(b));
             let (o0, o1) = out.split_at_mut(4);
             let lo = finish4(
@@ -905,6 +914,7 @@ mod avx {
                 &split(&g, 0),
                 config,
                 o0,
+                swapped & 0xf,
             );
             let hi = finish4(
                 [a[4], a[5], a[6], a[7]],
@@ -912,6 +922,7 @@ mod avx {
                 &split(&g, 1),
                 config,
                 o1,
+                swapped >> 4,
             );
             lo + hi
         }
