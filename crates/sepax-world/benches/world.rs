@@ -35,7 +35,7 @@ use sepax_world::{Executor, Serial};
 
 #[path = "data/runs.rs"]
 mod runs;
-use runs::{ParryRun, RapierRun, Run, Scene, Sizes, WorldRun};
+use runs::{ParryRun, RapierRun, Run, Scene, Sizes, TreeRun, WorldRun};
 
 /// Totals over the timed frames of one implementation.
 #[derive(Default, Clone, Copy)]
@@ -89,19 +89,30 @@ fn no_phases<R>(_: &R) -> [Duration; 5] {
 /// The world's split: its own work (filter, events, the rest of `update`) against the broad
 /// and narrow phases it calls; `set_poses` is shown apart (it validates and places the shapes
 /// and updates the tree leaves).
-fn print_split(name: &str, w: &Tally) {
+fn print_split(name: &str, w: &Tally, trees: &Tally) {
     let f = w.frames.max(1) as f64;
     let ms = |d: Duration| d.as_secs_f64() * 1e3 / f;
     let [set, broad, filter, narrow, events] = w.phases.map(ms);
     let update = w.mean_ms() - set;
     let rest = update - (broad + filter + narrow + events);
     let own = filter + events + rest;
+    let alone = trees.mean_ms();
     eprintln!(
         "{name}: world serial split per frame (ms): set_poses {set:.3}, broad {broad:.3}, \
          filter {filter:.3}, narrow {narrow:.3}, events {events:.3}, rest {rest:.3}; own work \
-         (filter + events + rest) = {:.1}% on top of broad + narrow ({:.1}% with set_poses)",
+         (filter + events + rest) = {:.1}% on top of broad + narrow",
         100.0 * own / (broad + narrow),
-        100.0 * (own + set) / (broad + narrow),
+    );
+    // Against the trees run alone (leaf updates + pair lists = the broad phase it calls):
+    // everything else of the frame but the narrow phase is the world's (validation, placing,
+    // candidate keys and sort, filter, events, statistics).
+    let total = w.mean_ms();
+    eprintln!(
+        "{name}: trees alone {alone:.3} ms + world narrow {narrow:.3} ms = {:.3} ms; world frame \
+         {total:.3} ms: world's own work {:.3} ms = {:.1}% on top",
+        alone + narrow,
+        total - alone - narrow,
+        100.0 * (total - alone - narrow) / (alone + narrow),
     );
 }
 
@@ -112,6 +123,14 @@ fn bench_scene(c: &mut Criterion, n: usize, label: &str, static_fraction: f64, s
         "moving"
     };
     let name = format!("frame/{label}/{kind}/{}", sizes.label());
+    // Scenes that criterion's name filter leaves out are not even built.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+        return;
+    }
     let scene = Scene::new(n, static_fraction, sizes, 7);
 
     let mut world = WorldRun::new(&scene, Serial);
@@ -120,19 +139,24 @@ fn bench_scene(c: &mut Criterion, n: usize, label: &str, static_fraction: f64, s
         let exec = sepax_world::RayonExecutor::new(t).expect("thread pool");
         WorldRun::new(&scene, exec)
     });
+    let mut trees = TreeRun::new(&scene, &world.world);
     let mut rapier = RapierRun::new(&scene);
     let mut parry = ParryRun::new(&scene);
 
     // One frame on identical data: the counts are compared before anything is timed.
     world.prepare();
+    trees.prepare();
     rapier.prepare();
     parry.prepare();
     let (n_world, n_rapier, n_parry) = (world.frame(), rapier.frame(), parry.frame());
+    let n_trees = trees.frame();
     eprintln!(
         "{name}: touching pairs: world {n_world} (candidates {}, narrow tests {}), rapier \
-         {n_rapier}, parry {n_parry}",
+         {n_rapier}, parry {n_parry}; the world's trees alone: {n_trees} candidates",
         world.stats.candidates, world.stats.pairs_tested
     );
+    assert_eq!(n_world, n_rapier, "{name}: world vs rapier");
+    assert_eq!(n_world, n_parry, "{name}: world vs parry");
     #[cfg(feature = "parallel")]
     for r in &mut rayon {
         r.prepare();
@@ -140,6 +164,7 @@ fn bench_scene(c: &mut Criterion, n: usize, label: &str, static_fraction: f64, s
     }
 
     let (mut tw, mut tr, mut tp) = (Tally::default(), Tally::default(), Tally::default());
+    let mut tt = Tally::default();
     #[cfg(feature = "parallel")]
     let mut trayon = [Tally::default(); 2];
     let mut g = c.benchmark_group(&name);
@@ -156,7 +181,12 @@ fn bench_scene(c: &mut Criterion, n: usize, label: &str, static_fraction: f64, s
             time_frames(b, r, t, world_phases)
         });
     }
-    g.bench_function("rapier", |b| time_frames(b, &mut rapier, &mut tr, no_phases));
+    g.bench_function("sepax_trees_alone", |b| {
+        time_frames(b, &mut trees, &mut tt, no_phases)
+    });
+    g.bench_function("rapier", |b| {
+        time_frames(b, &mut rapier, &mut tr, no_phases)
+    });
     g.bench_function("parry", |b| time_frames(b, &mut parry, &mut tp, no_phases));
     g.finish();
 
@@ -176,7 +206,7 @@ fn bench_scene(c: &mut Criterion, n: usize, label: &str, static_fraction: f64, s
         trayon[1].mean_ms(),
         trayon[0].mean_ms() / trayon[1].mean_ms()
     );
-    print_split(&name, &tw);
+    print_split(&name, &tw, &tt);
 }
 
 fn bench_frames(c: &mut Criterion) {

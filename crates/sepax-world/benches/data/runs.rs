@@ -10,8 +10,8 @@
 use parry3d::math::Pose;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use parry3d::query::details::ContactManifoldsWorkspace;
-use parry3d::query::{ContactManifold as PManifold, DefaultQueryDispatcher};
 use parry3d::query::PersistentQueryDispatcher;
+use parry3d::query::{ContactManifold as PManifold, DefaultQueryDispatcher};
 use parry3d::shape::SharedShape;
 use rapier3d::dynamics::{IslandManager, RigidBodySet};
 use rapier3d::geometry::{
@@ -19,7 +19,10 @@ use rapier3d::geometry::{
     InteractionGroups, InteractionTestMode, NarrowPhase,
 };
 use rapier3d::pipeline::CollisionPipeline;
-use sepax_shapes::math::Isometry3;
+use sepax_broadphase::bvh::DynamicBvh;
+use sepax_broadphase::{BroadPhase, ProxyId, Visit};
+use sepax_shapes::math::{Isometry3, Real, Vector3};
+use sepax_shapes::Aabb;
 use sepax_world::{ColliderId, Executor, UpdateStats, World};
 
 #[path = "scene.rs"]
@@ -286,5 +289,80 @@ impl Run for ParryRun {
         self.bvh.optimize_incremental(&mut self.ws);
         self.bvh.refit(&mut self.ws);
         self.narrow()
+    }
+}
+
+/// The world's two trees alone, fed the same boxes as the world's: the broad phase the world
+/// calls, without the world around it. Each frame the moved colliders' leaves are updated
+/// (boxes placed in `prepare`, not timed) and every candidate pair is listed (moving–moving
+/// and moving–static), as the world's broad phase does.
+pub struct TreeRun {
+    moving: DynamicBvh,
+    statics: DynamicBvh,
+    proxies: Vec<Option<ProxyId>>,
+    boxes: Vec<(Aabb, Vector3)>,
+    pairs: Vec<(ProxyId, ProxyId)>,
+    pub scene: Scene,
+}
+
+impl TreeRun {
+    /// The trees of `world` (its settings and its colliders' boxes).
+    pub fn new(scene: &Scene, world: &World) -> Self {
+        let cfg = world.config();
+        let mut moving = DynamicBvh::new(cfg.moving_tree).expect("valid tree settings");
+        let mut statics = DynamicBvh::new(cfg.static_tree).expect("valid tree settings");
+        // The world's colliders in insertion order: the user value is the scene index.
+        let mut boxes: Vec<(usize, Aabb)> = world
+            .iter()
+            .map(|(_, c)| (c.user() as usize, *c.world_aabb()))
+            .collect();
+        boxes.sort_by_key(|b| b.0);
+        let (mut m_ids, mut s_ids) = (Vec::new(), Vec::new());
+        let split = |st: bool| boxes.iter().filter(move |b| scene.is_static[b.0] == st);
+        moving.insert_many(split(false).map(|b| (b.1, b.0 as u64)), &mut m_ids);
+        statics.insert_many(split(true).map(|b| (b.1, b.0 as u64)), &mut s_ids);
+        let mut proxies = vec![None; scene.len()];
+        for (b, id) in split(false).zip(m_ids) {
+            proxies[b.0] = Some(id);
+        }
+        let mut run = TreeRun {
+            moving,
+            statics,
+            proxies,
+            boxes: Vec::with_capacity(scene.moving.len()),
+            pairs: Vec::new(),
+            scene: scene.clone(),
+        };
+        run.moving.update_pairs(&mut run.pairs);
+        run
+    }
+}
+
+impl Run for TreeRun {
+    fn prepare(&mut self) {
+        self.scene.step();
+        self.boxes.clear();
+        let s = &self.scene;
+        let boxes = s.moving.iter().map(|&i| {
+            let placed = s.desc(i).shape.transformed(&s.pose(i)).expect("placed");
+            let v = s.vel[i].map(|x| x as Real);
+            (placed.world_aabb(), Vector3::new(v[0], v[1], v[2]))
+        });
+        self.boxes.extend(boxes);
+    }
+
+    fn frame(&mut self) -> usize {
+        for (&i, &(b, d)) in self.scene.moving.iter().zip(&self.boxes) {
+            if let Some(p) = self.proxies[i] {
+                self.moving.update(p, b, d);
+            }
+        }
+        self.moving.update_pairs(&mut self.pairs);
+        let mut n = self.pairs.len();
+        self.moving.pairs_with(&self.statics, |_, _| {
+            n += 1;
+            Visit::Continue
+        });
+        n
     }
 }

@@ -64,7 +64,9 @@ pub struct Scene {
 /// A collider's bounding radius (for the wall bounce).
 fn reach(form: Form, size: &[f64; 3]) -> f64 {
     match form {
-        Form::Obb | Form::Aabb => (size[0] * size[0] + size[1] * size[1] + size[2] * size[2]).sqrt(),
+        Form::Obb | Form::Aabb => {
+            (size[0] * size[0] + size[1] * size[1] + size[2] * size[2]).sqrt()
+        }
         Form::Sphere => size[0],
         Form::Capsule => size[0] + size[1],
     }
