@@ -51,6 +51,6 @@ impl Executor for RayonExecutor {
     fn run(&self, count: usize, job: &(dyn Fn(usize) + Sync)) {
         use rayon::prelude::*;
         self.pool
-            .install(|| (0..count).into_par_iter().for_each(|i| job(i)));
+            .install(|| (0..count).into_par_iter().for_each(job));
     }
 }

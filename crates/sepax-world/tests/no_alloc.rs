@@ -90,9 +90,9 @@ fn warm_frames_allocate_nothing() {
         // A triangle wave: out for half a period, back for the other half.
         let phase = frame % PERIOD;
         let s = phase.min(PERIOD - phase) as Real;
-        for k in 0..moving.len() {
-            poses[k] = base[k];
-            poses[k].translation.vector += dir[k] * s;
+        for ((p, b), d) in poses.iter_mut().zip(&base).zip(&dir) {
+            *p = *b;
+            p.translation.vector += d * s;
         }
         world.set_poses(&moving, &poses).unwrap();
         let ev = world.update(&Serial);
