@@ -24,6 +24,8 @@
 //! identical data: touching-pair counts printed and compared. After each scene, one line of
 //! ratios from this run's own totals, and the world's per-phase split from `UpdateStats`.
 
+// Casts to `Real` are needed in the default f32 build and identities in the f64 build.
+#![allow(clippy::unnecessary_cast)]
 // criterion's macros generate undocumented items.
 #![allow(missing_docs)]
 
