@@ -189,6 +189,9 @@ impl Run for RapierRun {
     }
 }
 
+/// The manifolds of one pair, as parry's dispatcher writes them.
+pub type Manifolds = Vec<PManifold<(), ()>>;
+
 /// A pipeline composed of parry3d's `Bvh` (driven as rapier drives it: leaves updated,
 /// incremental optimisation, refit, then the self traversal for every overlapping pair) and
 /// parry's contact manifolds (`DefaultQueryDispatcher`, prediction 0) for every pair that
@@ -201,7 +204,7 @@ pub struct ParryRun {
     poses: Vec<Pose>,
     pairs: Vec<(u32, u32)>,
     /// One slot per touching pair of this frame (pair, manifolds).
-    pub manifolds: Vec<((u32, u32), Vec<PManifold<(), ()>>)>,
+    pub manifolds: Vec<((u32, u32), Manifolds)>,
     workspace: Option<ContactManifoldsWorkspace>,
     pub scene: Scene,
 }
