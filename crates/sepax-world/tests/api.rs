@@ -396,3 +396,42 @@ fn sorted_grid_for_the_moving_colliders_gives_the_same_events() {
         assert!(bvh.touching().count() > 10);
     }
 }
+
+#[test]
+fn streaming_visits_every_pair_of_a_pile_in_order_without_an_update() {
+    // 500 boxes that all overlap one another: 124,750 pairs, visited by first id then second.
+    let mut w = World::with_config(WorldConfig {
+        policy: PairPolicy::AllPairs,
+        ..Default::default()
+    })
+    .unwrap();
+    let mut ids = Vec::new();
+    let descs = (0..500).map(|i| {
+        let kind = [Kind::Static, Kind::Dynamic][i % 2];
+        ColliderDesc::new(unit_box())
+            .pose(at(i as Real * 1e-3))
+            .kind(kind)
+    });
+    w.insert_many(descs, &mut ids).unwrap();
+    let mut last: Option<PairKey> = None;
+    let mut count = 0usize;
+    w.for_each_touching(|a, b| {
+        let k = PairKey(a, b);
+        assert!(a < b && last.is_none_or(|l| l < k));
+        last = Some(k);
+        count += 1;
+        sepax_world::Visit::Continue
+    });
+    assert_eq!(count, 500 * 499 / 2);
+    // Stop ends the walk.
+    let mut seen = 0;
+    w.for_each_touching(|_, _| {
+        seen += 1;
+        if seen == 10 {
+            sepax_world::Visit::Stop
+        } else {
+            sepax_world::Visit::Continue
+        }
+    });
+    assert_eq!(seen, 10);
+}

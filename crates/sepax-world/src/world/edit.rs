@@ -50,8 +50,13 @@ impl<B: MovingPhase> World<B> {
             }
         }
         let mut proxies = Vec::new();
-        self.statics.insert_many(stat.iter().copied(), &mut proxies);
-        self.moving.insert_bulk(&mov, &mut proxies);
+        // Each bulk insert rebuilds its whole tree: skipped when it gets nothing.
+        if !stat.is_empty() {
+            self.statics.insert_many(stat.iter().copied(), &mut proxies);
+        }
+        if !mov.is_empty() {
+            self.moving.insert_bulk(&mov, &mut proxies);
+        }
         let boxes = stat.iter().chain(mov.iter());
         for (&(_, bits), p) in boxes.zip(proxies) {
             self.colliders[ColliderId::from_bits(bits)].proxy = Some(p);
