@@ -5,6 +5,7 @@ use super::node::{overlaps, Node, NULL};
 use super::query::{overlap_walk, NodeStack, SpillStack};
 use super::DynamicBvh;
 use crate::{ProxyId, QueryStats, Visit};
+use sepax_shapes::math::Real;
 
 /// Simultaneous depth-first descent of two subtrees (Gottschalk, Lin, Manocha 1996, "OBBTree",
 /// §4; Bullet `btDbvt::collideTT`). With `same` set the two trees are one, and an entry `(a, a)`
@@ -119,6 +120,13 @@ impl DynamicBvh {
     /// Removed proxies stay flagged in the move buffer until this call, so their pairs drop out.
     /// All buffers are reused: nothing is allocated once their capacities suffice.
     pub(crate) fn update_pairs_impl(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+        let moved = self.moved.len() as Real;
+        if self.proxy_count >= 2
+            && moved >= self.config.full_rebuild_fraction * self.proxy_count as Real
+        {
+            self.full_update_pairs(out);
+            return;
+        }
         self.maybe_rebuild();
         let mut found = core::mem::take(&mut self.scratch.found);
         let mut merged = core::mem::take(&mut self.scratch.merged);
@@ -137,16 +145,22 @@ impl DynamicBvh {
             if p.node == NULL {
                 continue;
             }
-            let fat = self.nodes[p.node as usize].aabb;
+            let exact = self.config.exact_pairs;
+            // Leaves hold fat boxes, which contain the tight ones: a walk with the tight box
+            // reaches every leaf whose tight box it touches.
+            let mine = if exact { p.tight } else { p.fat };
             let me = self.handle(slot);
             overlap_walk(
                 &self.nodes,
                 self.root,
                 &mut stack,
-                |b| overlaps(b, &fat),
+                |b| overlaps(b, &mine),
                 |other| {
                     let q = &self.proxies[other as usize];
-                    if other != slot && !(q.moved && other < slot) {
+                    if other != slot
+                        && !(q.moved && other < slot)
+                        && (!exact || overlaps(&q.tight, &mine))
+                    {
                         let o = ProxyId {
                             index: other,
                             generation: q.generation,
@@ -195,6 +209,19 @@ impl DynamicBvh {
         self.scratch.found = found;
         self.scratch.merged = merged;
         self.scratch.stack = stack;
+        out.clear();
+        out.extend_from_slice(&self.pairs);
+    }
+
+    /// The pair update when many proxies moved: a fast rebuild of the whole tree, then every
+    /// pair in one traversal (`sweep.rs`). The move buffer empties; the pair set is replaced.
+    fn full_update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+        self.rebuild_fast_inner(true);
+        self.rebuilds += 1;
+        let mut pairs = core::mem::take(&mut self.pairs);
+        self.sweep_pairs(&mut pairs);
+        self.pairs = pairs;
+        self.moved.clear();
         out.clear();
         out.extend_from_slice(&self.pairs);
     }

@@ -120,7 +120,9 @@ impl DynamicBvh {
             Some(built) => self.sah_cost() > ratio * built,
         };
         if due {
-            self.rebuild();
+            // The fast rebuild: its cost is a small multiple of a frame's, so the trigger never
+            // stalls a frame as a full binned-SAH build would.
+            self.rebuild_fast();
         }
     }
 
