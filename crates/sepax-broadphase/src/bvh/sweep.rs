@@ -115,19 +115,12 @@ impl DynamicBvh {
                 &nb[iu]
             }
         };
-        let cluster: u32 = std::env::var("CLUSTER")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(CLUSTER);
-        let mut visits = 0u64;
-        let mut tests = 0u64;
         s.stack.push((self.root, self.root));
         while let Some((a, b)) = s.stack.pop() {
-            visits += 1;
             let (ra, rb) = (span(a), span(b));
             let (len_a, len_b) = (ra.1 - ra.0, rb.1 - rb.0);
             if a == b {
-                if len_a <= cluster {
+                if len_a <= CLUSTER {
                     for i in ra.0..ra.1 {
                         let bi = &boxes[i as usize];
                         for j in i + 1..ra.1 {
@@ -148,7 +141,7 @@ impl DynamicBvh {
             if !overlaps(bx(a), bb) {
                 continue;
             }
-            let (small_a, small_b) = (len_a <= cluster, len_b <= cluster);
+            let (small_a, small_b) = (len_a <= CLUSTER, len_b <= CLUSTER);
             if small_a && small_b {
                 for i in ra.0..ra.1 {
                     let bi = &boxes[i as usize];
@@ -156,7 +149,6 @@ impl DynamicBvh {
                         continue;
                     }
                     for j in rb.0..rb.1 {
-                        tests += 1;
                         if overlaps(bi, &boxes[j as usize]) {
                             push(&mut s.found, order[i as usize], order[j as usize]);
                         }
@@ -171,9 +163,6 @@ impl DynamicBvh {
                 s.stack.push((a, n.child2));
                 s.stack.push((a, n.child1));
             }
-        }
-        if std::env::var("STATS").is_ok() {
-            eprintln!("visits {visits} tests {tests} found {}", s.found.len());
         }
         s.found.sort_unstable();
         out.extend(s.found.iter().map(|&k| {
