@@ -245,6 +245,24 @@ impl DynamicBvh {
         }
         core::mem::swap(&mut self.nodes, &mut s.out);
         self.scratch.lbvh = s;
+        self.fast_layout = Some(0);
+    }
+
+    /// Keeps the layout of the last fast rebuild for one more frame (only when it still holds):
+    /// re-reads the tight boxes in curve order and clears the move flags. The leaves did not
+    /// move in the pool (boxes enlarged in place keep their nodes), so the pair search runs on
+    /// the same topology with fresh boxes.
+    pub(crate) fn keep_fast_layout(&mut self) {
+        let s = &mut self.scratch.lbvh;
+        for (t, &slot) in s.tight.iter_mut().zip(&s.order) {
+            *t = self.proxies[slot as usize].tight;
+        }
+        for &slot in &self.moved {
+            self.proxies[slot as usize].moved = false;
+        }
+        if let Some(k) = &mut self.fast_layout {
+            *k += 1;
+        }
     }
 }
 

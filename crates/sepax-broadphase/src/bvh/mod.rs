@@ -187,6 +187,9 @@ pub struct DynamicBvh {
     /// SAH cost right after the last build (`None` before the first).
     built_cost: Option<Real>,
     rebuilds: usize,
+    /// Frames since the last fast rebuild while its layout (leaves in curve order after the
+    /// internal nodes) still holds; `None` once a leaf was linked or unlinked since.
+    fast_layout: Option<u32>,
     scratch: Scratch,
 }
 
@@ -217,6 +220,7 @@ impl DynamicBvh {
             pairs: Vec::new(),
             built_cost: None,
             rebuilds: 0,
+            fast_layout: None,
             scratch: Scratch::default(),
         }
     }

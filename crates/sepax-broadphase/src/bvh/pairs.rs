@@ -7,6 +7,9 @@ use super::DynamicBvh;
 use crate::{ProxyId, QueryStats, Visit};
 use sepax_shapes::math::Real;
 
+/// Frames a fast rebuild's layout serves the whole-tree pair search before the next rebuild.
+const FAST_LAYOUT_FRAMES: u32 = 4;
+
 /// Simultaneous depth-first descent of two subtrees (Gottschalk, Lin, Manocha 1996, "OBBTree",
 /// §4; Bullet `btDbvt::collideTT`). With `same` set the two trees are one, and an entry `(a, a)`
 /// stands for "all pairs inside subtree `a`":
@@ -216,8 +219,15 @@ impl DynamicBvh {
     /// The pair update when many proxies moved: a fast rebuild of the whole tree, then every
     /// pair in one traversal (`sweep.rs`). The move buffer empties; the pair set is replaced.
     fn full_update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
-        self.rebuild_fast_inner(true);
-        self.rebuilds += 1;
+        // Motion is coherent: the curve order of a few frames ago is still a good one, so the
+        // rebuild (sort, split, refit of the pool) runs one frame in `FAST_LAYOUT_FRAMES`.
+        match self.fast_layout {
+            Some(k) if k + 1 < FAST_LAYOUT_FRAMES => self.keep_fast_layout(),
+            _ => {
+                self.rebuild_fast_inner(true);
+                self.rebuilds += 1;
+            }
+        }
         let mut pairs = core::mem::take(&mut self.pairs);
         self.sweep_pairs(&mut pairs);
         self.pairs = pairs;
