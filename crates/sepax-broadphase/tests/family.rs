@@ -139,5 +139,5 @@ fn family_densities() {
         "uniform: {uniform} pairs per box"
     );
     assert!((0.6..2.0).contains(&dense), "dense: {dense} pairs per box");
-    assert!(pairs(Kind::Huge) > uniform + 0.1, "huge slabs add pairs");
+    assert!(pairs(Kind::Huge) > uniform + 0.03, "huge slabs add pairs");
 }
