@@ -6,13 +6,23 @@
 //! found by branch and bound (Bittner, Hapala, Havran 2012, "Fast insertion-based optimization of
 //! bounding volume hierarchies"; Catto, Box2D v3 `dynamic_tree`), and the path to the root is
 //! then refitted with tree rotations (Kopta et al. 2012, "Fast, effective BVH updates for
-//! animated scenes") that keep it shallow. When the measured SAH cost drifts above a configured
-//! multiple of its value after the last build, the whole tree is rebuilt top-down with binned
-//! SAH (Wald 2007, "On fast construction of SAH-based bounding volume hierarchies").
+//! animated scenes") that keep it shallow. A proxy that leaves its fat box is, by default,
+//! enlarged in place ([`UpdateMode::Enlarge`]).
+//!
+//! Pairs are exact by default (the tight boxes overlap; [`BvhConfig::exact_pairs`]). When few
+//! proxies moved, [`BroadPhase::update_pairs`] queries the tree for the moved ones and keeps the
+//! other pairs; when many moved ([`BvhConfig::full_rebuild_fraction`]), it rebuilds the tree as
+//! a linear BVH (leaves sorted along a Morton curve, Lauterbach et al. 2009; `lbvh.rs`) and finds
+//! every pair in one self-traversal that tests subtrees of up to 8 leaves as flat runs
+//! (`sweep.rs`); that layout is kept for a few frames before the next rebuild. When the SAH cost
+//! drifts above a configured multiple of its value after the last build, the tree is rebuilt the
+//! same fast way; [`DynamicBvh::rebuild`] and [`DynamicBvh::insert_many`] build with binned SAH
+//! (Wald 2007, "On fast construction of SAH-based bounding volume hierarchies").
 //!
 //! One file per concept: `node` (pool and proxy table), `insert`, `remove`, `refit`, `rotate`,
-//! `rebuild`, `query` (boxes, OBBs, spheres, rays), `pairs` (self pairs, tree against tree and the
-//! incremental [`BroadPhase::update_pairs`]) and `validate`.
+//! `rebuild` (binned SAH), `lbvh` (the fast rebuild), `query` (boxes, OBBs, spheres, rays),
+//! `pairs` (self pairs, tree against tree and the incremental [`BroadPhase::update_pairs`]),
+//! `sweep` (the whole-tree pair search) and `validate`.
 
 mod insert;
 mod lbvh;
