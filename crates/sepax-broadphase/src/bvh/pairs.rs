@@ -221,12 +221,21 @@ impl DynamicBvh {
     fn full_update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
         // Motion is coherent: the curve order of a few frames ago is still a good one, so the
         // rebuild (sort, split, refit of the pool) runs one frame in `FAST_LAYOUT_FRAMES`.
-        match self.fast_layout {
-            Some(k) if k + 1 < FAST_LAYOUT_FRAMES => self.keep_fast_layout(),
-            _ => {
-                self.rebuild_fast_inner(true);
-                self.rebuilds += 1;
+        // The SAH trigger still applies: a layout whose leaves were scattered far is rebuilt.
+        let ratio = self.config.rebuild_ratio;
+        let keep = match self.fast_layout {
+            Some(k) if k + 1 < FAST_LAYOUT_FRAMES => {
+                ratio == Real::INFINITY
+                    || self.built_cost.is_none_or(|b| self.sah_cost() <= ratio * b)
             }
+            _ => false,
+        };
+        if keep {
+            self.keep_fast_layout();
+        } else {
+            self.rebuild_fast_inner(true);
+            self.rebuilds += 1;
+            self.built_cost = Some(self.sah_cost());
         }
         let mut pairs = core::mem::take(&mut self.pairs);
         self.sweep_pairs(&mut pairs);
