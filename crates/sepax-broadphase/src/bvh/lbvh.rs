@@ -157,9 +157,6 @@ impl DynamicBvh {
         s.range.clear();
         s.order.clear();
         s.tasks.clear();
-        // Deep enough for any ordinary tree from the first call, so that a later, slightly
-        // deeper shape does not grow the stack in a warm frame.
-        s.tasks.reserve(128);
         s.tight.clear();
         // The root box contains every leaf, hence every centre: it bounds the quantisation
         // without a pass over the proxies.

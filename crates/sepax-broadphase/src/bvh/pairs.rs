@@ -242,8 +242,6 @@ impl DynamicBvh {
         self.pairs = pairs;
         self.moved.clear();
         out.clear();
-        // Headroom in the caller's buffer too (see `sweep_pairs`).
-        out.reserve(self.pairs.len() + self.pairs.len() / 4);
         out.extend_from_slice(&self.pairs);
     }
 }

@@ -65,11 +65,7 @@ impl DynamicBvh {
         s.node_box.clear();
         s.leaf_box.clear();
         s.stack.clear();
-        // As for the rebuild's task stack: room for any ordinary depth from the first call.
-        s.stack.reserve(512);
         s.found.clear();
-        // Room for the last frame's pair count plus a quarter (see the headroom note below).
-        s.found.reserve(out.len() + out.len() / 4);
         out.clear();
         let first_leaf = order.len().saturating_sub(1);
         if self.root == NULL || order.len() < 2 {
@@ -169,9 +165,6 @@ impl DynamicBvh {
             }
         }
         s.found.sort_unstable();
-        // Headroom: the pair count drifts from frame to frame, and an exact fit would grow the
-        // buffer again at the next small rise.
-        out.reserve(s.found.len() + s.found.len() / 4);
         out.extend(s.found.iter().map(|&k| {
             let (a, b) = ((k >> 32) as u32, k as u32);
             (self.handle(a), self.handle(b))
