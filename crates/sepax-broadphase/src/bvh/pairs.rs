@@ -242,6 +242,7 @@ impl DynamicBvh {
         self.pairs = pairs;
         self.moved.clear();
         out.clear();
+        super::sweep::grow_with_headroom(out, self.pairs.len());
         out.extend_from_slice(&self.pairs);
     }
 }

@@ -38,6 +38,15 @@ impl SweepScratch {
     }
 }
 
+/// Makes room for `n` entries in the empty `v`, with half as many again when it must grow: an
+/// exact fit would grow again (one allocation in a warm frame) at the next small rise of the
+/// pair count.
+pub(crate) fn grow_with_headroom<T>(v: &mut Vec<T>, n: usize) {
+    if v.capacity() < n {
+        v.reserve(n + n / 2);
+    }
+}
+
 /// Pushes the pair of slots `a`, `b` (distinct) as one ordered key.
 #[inline(always)]
 fn push(found: &mut Vec<u64>, a: u32, b: u32) {
@@ -165,6 +174,7 @@ impl DynamicBvh {
             }
         }
         s.found.sort_unstable();
+        grow_with_headroom(out, s.found.len());
         out.extend(s.found.iter().map(|&k| {
             let (a, b) = ((k >> 32) as u32, k as u32);
             (self.handle(a), self.handle(b))
