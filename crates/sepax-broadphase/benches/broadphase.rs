@@ -23,6 +23,10 @@
 //!   Only the structure's work is timed (the update calls and the pair report); the boxes'
 //!   own motion, identical for every implementation, runs between the timed parts
 //!   (`time_frames`).
+//! - `family/100k/<kind>/<moving|static90>/<impl>`: the scene family of issue 17 (`Kind` in
+//!   `data/scene.rs`: uniform, sizes log-uniform over 10x and 100x, clustered, dense (about one
+//!   pair per box), huge slabs among small boxes), fixed seed; the dynamic tree, the sorted
+//!   grid and parry only; set `SEPAX_BENCH_FAMILY=1` to run them.
 //! - `rays/100k/<impl>`: 1000 closest-hit rays against the tight boxes of 100k static boxes:
 //!   sepax's dynamic tree (`sepax_bvh`), its static 4-wide tree (`sepax_wide`, build time
 //!   printed once) and parry's `Bvh`. Before timing, sepax agrees with parry on hit and distance
@@ -350,9 +354,10 @@ fn bench_pairs(c: &mut Criterion) {
             eprintln!(
                 "{name}: pairs per frame: sap {n_sap} (exact), grid {n_grid} (exact), sorted grid \
                  {n_sorted} (exact), bvh {n_bvh} \
-                 (fat; {bvh_tight} tight), parry {n_parry} (exact), rapier {n_rapier} \
+                 ({bvh_tight} tight), parry {n_parry} (exact), rapier {n_rapier} \
                  ({rapier_tight} tight)"
             );
+            assert_eq!(n_bvh, n_parry, "{name}: bvh (exact pairs) vs parry");
             assert_eq!(n_sap, n_parry, "{name}: sap vs parry");
             assert_eq!(n_grid, n_parry, "{name}: grid vs parry");
             assert_eq!(n_sorted, n_parry, "{name}: sorted grid vs parry");
@@ -486,5 +491,40 @@ fn bench_rays(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_pairs, bench_rays);
+/// The scene family of issue 17 at 100k boxes (moving and 90% static): the dynamic tree, the
+/// sorted grid and parry's `Bvh`, exact pair counts asserted equal before timing.
+fn bench_family(c: &mut Criterion) {
+    // Twelve 100k scenes take a while to set up: only on request.
+    if !std::env::var("SEPAX_BENCH_FAMILY").is_ok_and(|v| v == "1") {
+        return;
+    }
+    let n = 100_000;
+    for (kind, label) in scene::Kind::ALL {
+        for (static_fraction, motion) in [(0.0, "moving"), (0.9, "static90")] {
+            let scene = Scene::of_kind(kind, n, static_fraction, 7);
+            let name = format!("family/100k/{label}/{motion}");
+            let mut sorted = SepaxRun::new(SortedGrid::new(1.0).expect("valid cell"), &scene);
+            let mut bvh = SepaxRun::new(DynamicBvh::default(), &scene);
+            let mut parry = ParryRun::new(&scene);
+            let (n_sorted, n_bvh, n_parry) = (sorted.frame(), bvh.frame(), parry.frame());
+            eprintln!(
+                "{name}: pairs per frame {n_parry} ({:.2} per box): sorted grid {n_sorted}, \
+                 bvh {n_bvh}, parry {n_parry}",
+                n_parry as f64 / n as f64
+            );
+            assert_eq!(n_sorted, n_parry, "{name}: sorted grid vs parry");
+            assert_eq!(n_bvh, n_parry, "{name}: bvh vs parry");
+            let mut g = c.benchmark_group(&name);
+            g.sample_size(10)
+                .warm_up_time(Duration::from_millis(500))
+                .measurement_time(Duration::from_secs(2));
+            g.bench_function("sepax_sorted_grid", |b| time_frames(b, &mut sorted));
+            g.bench_function("sepax_bvh", |b| time_frames(b, &mut bvh));
+            g.bench_function("parry_bvh", |b| time_frames(b, &mut parry));
+            g.finish();
+        }
+    }
+}
+
+criterion_group!(benches, bench_pairs, bench_family, bench_rays);
 criterion_main!(benches);

@@ -5,7 +5,7 @@
 //! the brute-force reference:
 //!
 //! - [`bvh::DynamicBvh`]: dynamic AABB tree with fat leaves, surface-area-heuristic insertion,
-//!   tree rotations and binned-SAH rebuilds (the default);
+//!   tree rotations, binned-SAH and fast Morton-order rebuilds, exact pairs (the default);
 //! - [`sap::SweepAndPrune`]: box pruning (sort on one axis, test the other two);
 //! - [`grid::UniformGrid`]: a uniform grid (spatial hash, incremental) for many similar-size
 //!   objects in an unbounded world;
@@ -69,7 +69,8 @@ pub struct QueryStats {
 /// index or handle of a collider.
 ///
 /// Pair finding is incremental: [`BroadPhase::update_pairs`] reports every overlapping pair of
-/// proxies (by their *fat* boxes where the implementation fattens), each once as
+/// proxies (by their *fat* boxes where the implementation fattens and does not say it reports
+/// exact pairs, as [`bvh::DynamicBvh`] does by default), each once as
 /// `(min id, max id)`, sorted, so that the output does not depend on insertion history.
 pub trait BroadPhase {
     /// Adds a proxy with its tight box; returns its handle.

@@ -4,8 +4,9 @@
 //! (identical boxes, boxes on one point, huge and tiny mixed, coordinates near 1e6, zero-extent
 //! and touching boxes) are played through each implementation. After every frame:
 //!
-//! - `update_pairs` equals the overlapping pairs of the implementation's own stored boxes
-//!   (closed sets, each pair once as `(a, b)`, `a < b`, sorted);
+//! - `update_pairs` equals the overlapping pairs of the implementation's own stored boxes, or of
+//!   the given boxes for a fattening one that reports exact pairs (closed sets, each pair once
+//!   as `(a, b)`, `a < b`, sorted);
 //! - `query_aabb` reports exactly the stored boxes that overlap the query, each once, and stops
 //!   when told to;
 //! - a stored box equals the given box (exact implementations) or contains it (fattening ones),
@@ -28,6 +29,8 @@ struct Candidate {
     bp: Box<dyn BroadPhase>,
     /// Whether it stores boxes exactly as given (else: stored boxes only contain them).
     exact: bool,
+    /// Whether its pairs are those of the given boxes even where the stored ones are fatter.
+    pairs_given: bool,
 }
 
 /// Every implementation, several grid settings included (cells smaller and larger than the
@@ -46,46 +49,80 @@ fn candidates() -> Vec<Candidate> {
             name: "brute",
             bp: Box::new(BruteForce::new()),
             exact: true,
+            pairs_given: true,
         },
         Candidate {
             name: "sap",
             bp: Box::new(SweepAndPrune::new()),
             exact: true,
+            pairs_given: true,
         },
         Candidate {
             name: "grid default",
             bp: Box::new(UniformGrid::default()),
             exact: true,
+            pairs_given: true,
         },
         Candidate {
             name: "grid small cells",
             bp: Box::new(grid(0.3, 8)),
             exact: true,
+            pairs_given: true,
         },
         Candidate {
             name: "grid large cells",
             bp: Box::new(grid(7.0, 64)),
             exact: true,
+            pairs_given: true,
         },
         Candidate {
             name: "sorted grid default",
             bp: Box::new(SortedGrid::default()),
             exact: true,
+            pairs_given: true,
         },
         Candidate {
             name: "sorted grid small cells",
             bp: Box::new(SortedGrid::new(0.3).expect("valid cell size")),
             exact: true,
+            pairs_given: true,
         },
         Candidate {
             name: "sorted grid large cells",
             bp: Box::new(SortedGrid::new(7.0).expect("valid cell size")),
             exact: true,
+            pairs_given: true,
         },
         Candidate {
             name: "bvh default",
             bp: Box::new(DynamicBvh::default()),
             exact: false,
+            pairs_given: true,
+        },
+        Candidate {
+            name: "bvh fat pairs, reinsert",
+            bp: Box::new(
+                DynamicBvh::new(BvhConfig {
+                    exact_pairs: false,
+                    update_mode: UpdateMode::Reinsert,
+                    ..BvhConfig::default()
+                })
+                .expect("valid bvh config"),
+            ),
+            exact: false,
+            pairs_given: false,
+        },
+        Candidate {
+            name: "bvh always rebuilt whole",
+            bp: Box::new(
+                DynamicBvh::new(BvhConfig {
+                    full_rebuild_fraction: 0.0,
+                    ..BvhConfig::default()
+                })
+                .expect("valid bvh config"),
+            ),
+            exact: false,
+            pairs_given: true,
         },
         Candidate {
             name: "bvh no margin, enlarge, eager rebuilds",
@@ -96,10 +133,12 @@ fn candidates() -> Vec<Candidate> {
                     rebuild_ratio: 1.0,
                     rebuild_min_proxies: 2,
                     update_mode: UpdateMode::Enlarge,
+                    ..BvhConfig::default()
                 })
                 .expect("valid bvh config"),
             ),
             exact: false,
+            pairs_given: true,
         },
     ]
 }
@@ -161,6 +200,7 @@ impl Run {
         assert_eq!(bp.len(), self.live.len(), "{name}: len");
         assert_eq!(bp.is_empty(), self.live.is_empty(), "{name}: is_empty");
         let mut stored = Vec::with_capacity(self.live.len());
+        let mut given_boxes = Vec::with_capacity(self.live.len());
         for &(id, user, given) in &self.live {
             assert_eq!(bp.user(id), Some(user), "{name}: user of {id:?}");
             let s = bp.stored_aabb(id).expect("live proxy has a box");
@@ -173,6 +213,7 @@ impl Run {
                 );
             }
             stored.push((id, s));
+            given_boxes.push((id, given));
         }
         for &id in &self.dead {
             assert_eq!(bp.user(id), None, "{name}: stale user");
@@ -186,10 +227,15 @@ impl Run {
         // answer completely).
         check_query(bp.as_mut(), &stored, query, name);
 
-        // Pairs: the oracle over the stored boxes.
+        // Pairs: the oracle over the stored boxes (or the given ones).
         let mut expect = Vec::new();
-        for (i, (a, ba)) in stored.iter().enumerate() {
-            for (b, bb) in &stored[i + 1..] {
+        let on = if self.cand.pairs_given {
+            &given_boxes
+        } else {
+            &stored
+        };
+        for (i, (a, ba)) in on.iter().enumerate() {
+            for (b, bb) in &on[i + 1..] {
                 if overlap(ba, bb) {
                     expect.push(if a < b { (*a, *b) } else { (*b, *a) });
                 }

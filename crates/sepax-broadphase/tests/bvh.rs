@@ -1,6 +1,6 @@
 //! Differential and property tests of the dynamic BVH: every mutation is followed by the
-//! validator, and every query and `update_pairs` is compared with brute force over the stored
-//! (fat) boxes.
+//! validator, and every query is compared with brute force over the stored (fat) boxes, and
+//! `update_pairs` over the tight boxes (exact pairs, the default) or the stored ones.
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -28,6 +28,17 @@ fn stored(bvh: &DynamicBvh) -> Vec<(ProxyId, Aabb)> {
     bvh.proxies()
         .map(|id| (id, bvh.stored_aabb(id).unwrap()))
         .collect()
+}
+
+/// The boxes `update_pairs` is defined on: the tight ones for exact pairs, else the stored ones.
+fn pair_boxes(bvh: &DynamicBvh) -> Vec<(ProxyId, Aabb)> {
+    if bvh.config().exact_pairs {
+        bvh.proxies()
+            .map(|id| (id, bvh.tight_aabb(id).unwrap()))
+            .collect()
+    } else {
+        stored(bvh)
+    }
 }
 
 fn brute_pairs(boxes: &[(ProxyId, Aabb)]) -> Vec<Pair> {
@@ -264,7 +275,7 @@ fn run_scenario(config: BvhConfig, ops: &[Op], seed: u64, offset: f64) {
             }
             Op::Frame => {
                 bvh.update_pairs(&mut out);
-                let want = brute_pairs(&stored(&bvh));
+                let want = brute_pairs(&pair_boxes(&bvh));
                 assert_eq!(out, want, "update_pairs");
                 check_queries(&bvh, &mut rng, 25.0);
             }
@@ -288,22 +299,30 @@ fn run_scenario(config: BvhConfig, ops: &[Op], seed: u64, offset: f64) {
         }
     }
     bvh.update_pairs(&mut out);
-    assert_eq!(out, brute_pairs(&stored(&bvh)));
+    assert_eq!(out, brute_pairs(&pair_boxes(&bvh)));
     bvh.validate().unwrap();
 }
 
 fn configs() -> impl Strategy<Value = BvhConfig> {
-    (0u8..4, prop_oneof![Just(0.0), Just(0.1), Just(1.0)]).prop_map(|(k, margin)| BvhConfig {
-        margin: margin as Real,
-        prediction: if k & 1 == 0 { 0.0 } else { 2.0 },
-        rebuild_ratio: if k & 2 == 0 { 1.0 } else { Real::INFINITY },
-        rebuild_min_proxies: 4,
-        update_mode: if k < 2 {
-            UpdateMode::Reinsert
-        } else {
-            UpdateMode::Enlarge
-        },
-    })
+    (
+        0u8..4,
+        prop_oneof![Just(0.0), Just(0.1), Just(1.0)],
+        prop_oneof![Just(0.0), Just(0.25), Just(Real::INFINITY)],
+        any::<bool>(),
+    )
+        .prop_map(|(k, margin, full, exact)| BvhConfig {
+            margin: margin as Real,
+            prediction: if k & 1 == 0 { 0.0 } else { 2.0 },
+            rebuild_ratio: if k & 2 == 0 { 1.0 } else { Real::INFINITY },
+            rebuild_min_proxies: 4,
+            update_mode: if k < 2 {
+                UpdateMode::Reinsert
+            } else {
+                UpdateMode::Enlarge
+            },
+            full_rebuild_fraction: full,
+            exact_pairs: exact,
+        })
 }
 
 proptest! {
@@ -375,7 +394,7 @@ fn soak_many_frames() {
             }
             bvh.validate().unwrap();
             bvh.update_pairs(&mut out);
-            assert_eq!(out, brute_pairs(&stored(&bvh)), "frame {frame}");
+            assert_eq!(out, brute_pairs(&pair_boxes(&bvh)), "frame {frame}");
             bvh.validate().unwrap();
             if frame % 10 == 0 {
                 check_queries(&bvh, &mut rng, 35.0);
@@ -430,7 +449,7 @@ fn degenerate_inputs() {
                 .collect();
             let mut out = Vec::new();
             bvh.update_pairs(&mut out);
-            assert_eq!(out, brute_pairs(&stored(&bvh)), "set {n}");
+            assert_eq!(out, brute_pairs(&pair_boxes(&bvh)), "set {n}");
             check_queries(&bvh, &mut rng, 10.0);
             bvh.rebuild();
             bvh.validate().unwrap();
@@ -440,7 +459,11 @@ fn degenerate_inputs() {
                 bvh.validate().unwrap();
             }
             bvh.update_pairs(&mut out);
-            assert_eq!(out, brute_pairs(&stored(&bvh)), "set {n} after removals");
+            assert_eq!(
+                out,
+                brute_pairs(&pair_boxes(&bvh)),
+                "set {n} after removals"
+            );
         }
     }
 }
@@ -646,6 +669,20 @@ fn config_is_checked() {
     );
     assert_eq!(
         bad(BvhConfig {
+            full_rebuild_fraction: Real::NAN,
+            ..d
+        }),
+        "full_rebuild_fraction"
+    );
+    assert_eq!(
+        bad(BvhConfig {
+            full_rebuild_fraction: -0.5,
+            ..d
+        }),
+        "full_rebuild_fraction"
+    );
+    assert_eq!(
+        bad(BvhConfig {
             rebuild_ratio: 0.5,
             ..d
         }),
@@ -695,7 +732,7 @@ fn rebuild_trigger_and_quality() {
     let before = bvh.sah_cost();
     bvh.update_pairs(&mut out);
     bvh.validate().unwrap();
-    assert_eq!(out, brute_pairs(&stored(&bvh)));
+    assert_eq!(out, brute_pairs(&pair_boxes(&bvh)));
     if before > 1.5 * built {
         assert_eq!(bvh.rebuild_count(), n + 1);
     }
@@ -726,7 +763,7 @@ fn insert_many_matches_incremental_insertion() {
     let (mut p1, mut p2) = (Vec::new(), Vec::new());
     bulk.update_pairs(&mut p1);
     one_by_one.update_pairs(&mut p2);
-    assert_eq!(p1, brute_pairs(&stored(&bulk)));
+    assert_eq!(p1, brute_pairs(&pair_boxes(&bulk)));
     assert_eq!(p1, p2, "same handles, same boxes, same pairs");
     check_queries(&bulk, &mut rng, 20.0);
     // Later single insertions and a second bulk load keep everything consistent.
@@ -738,5 +775,5 @@ fn insert_many_matches_incremental_insertion() {
     bulk.insert_many(boxes.iter().take(300).copied(), &mut ids);
     bulk.validate().unwrap();
     bulk.update_pairs(&mut p1);
-    assert_eq!(p1, brute_pairs(&stored(&bulk)));
+    assert_eq!(p1, brute_pairs(&pair_boxes(&bulk)));
 }

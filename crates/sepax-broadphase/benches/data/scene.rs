@@ -24,11 +24,47 @@ pub struct Scene {
     pub world: f32,
 }
 
+/// The shapes of the benchmark family (issue 17): each a way boxes are sized and placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Half-extents uniform in [0.1, 0.5], centres uniform (about 0.1 overlapping pair per box).
+    Uniform,
+    /// Half-extents log-uniform over 10x ([0.05, 0.5]).
+    LogSize10,
+    /// Half-extents log-uniform over 100x ([0.02, 2.0]).
+    LogSize100,
+    /// 80% of the boxes in 8 dense blobs (bell-shaped, spread 1/8 of the world), the rest uniform.
+    Clustered,
+    /// The uniform boxes in a world 0.47 times as wide (about 1 overlapping pair per box).
+    Dense,
+    /// The uniform boxes plus 16 huge, still slabs (floors and terrain tiles, a quarter of the
+    /// world wide and 1 thick) among them.
+    Huge,
+}
+
+impl Kind {
+    /// Every kind, with its label in bench names.
+    pub const ALL: [(Kind, &'static str); 6] = [
+        (Kind::Uniform, "uniform"),
+        (Kind::LogSize10, "log10"),
+        (Kind::LogSize100, "log100"),
+        (Kind::Clustered, "clustered"),
+        (Kind::Dense, "dense"),
+        (Kind::Huge, "huge"),
+    ];
+}
+
 impl Scene {
-    /// `n` boxes, a fraction `static_fraction` of them still, from `seed`.
+    /// `n` boxes of the uniform kind, a fraction `static_fraction` of them still, from `seed`.
     pub fn new(n: usize, static_fraction: f64, seed: u64) -> Self {
+        Self::of_kind(Kind::Uniform, n, static_fraction, seed)
+    }
+
+    /// `n` boxes of `kind`, a fraction `static_fraction` of them still, from `seed`.
+    pub fn of_kind(kind: Kind, n: usize, static_fraction: f64, seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let world = (n as f32).cbrt();
+        let scale = if kind == Kind::Dense { 0.47 } else { 1.0 };
+        let world = ((n as f32).cbrt() * scale).max(3.0);
         let mut s = Scene {
             center: Vec::with_capacity(n),
             half: Vec::with_capacity(n),
@@ -36,10 +72,40 @@ impl Scene {
             moving: Vec::new(),
             world,
         };
+        // Drawn only for the clustered kind: the other kinds keep the uniform scene's sequence.
+        let blobs: Vec<[f32; 3]> = if kind == Kind::Clustered {
+            (0..8)
+                .map(|_| [0; 3].map(|_| rng.random_range(-world * 0.7..world * 0.7)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let huge = if kind == Kind::Huge { 16.min(n) } else { 0 };
         for i in 0..n {
-            let h = [0; 3].map(|_| rng.random_range(0.1f32..0.5));
-            let c = [0; 3].map(|_| rng.random_range(-world + 0.5..world - 0.5));
-            let still = rng.random_bool(static_fraction);
+            let log_uniform =
+                |rng: &mut ChaCha8Rng, lo: f32, hi: f32| (rng.random_range(lo.ln()..hi.ln())).exp();
+            let h = match kind {
+                _ if i < huge => [world * 0.25, 0.5, world * 0.25],
+                Kind::LogSize10 => [0; 3].map(|_| log_uniform(&mut rng, 0.05, 0.5)),
+                Kind::LogSize100 => [0; 3].map(|_| log_uniform(&mut rng, 0.02, 2.0)),
+                _ => [0; 3].map(|_| rng.random_range(0.1f32..0.5)),
+            };
+            let mut c = [0; 3].map(|_| rng.random_range(-world + 0.5..world - 0.5));
+            if kind == Kind::Clustered && rng.random_bool(0.8) {
+                let b = blobs[rng.random_range(0..blobs.len())];
+                let sigma = world / 8.0;
+                for k in 0..3 {
+                    // Sum of three uniforms: a cheap bell around the blob's centre.
+                    let g: f32 = (0..3).map(|_| rng.random_range(-1.0f32..1.0)).sum();
+                    c[k] = b[k] + g * sigma;
+                }
+            }
+            // Inside the world (a box wider than it is centred).
+            for k in 0..3 {
+                let m = (world - h[k]).max(0.0);
+                c[k] = c[k].clamp(-m, m);
+            }
+            let still = i < huge || rng.random_bool(static_fraction);
             let v = if still {
                 [0.0; 3]
             } else {
@@ -59,9 +125,10 @@ impl Scene {
         for &i in &self.moving {
             for k in 0..3 {
                 let mut c = self.center[i][k] + self.vel[i][k];
-                if c.abs() > w - self.half[i][k] {
+                let m = (w - self.half[i][k]).max(0.0);
+                if c.abs() > m {
                     self.vel[i][k] = -self.vel[i][k];
-                    c = c.clamp(-w + self.half[i][k], w - self.half[i][k]);
+                    c = c.clamp(-m, m);
                 }
                 self.center[i][k] = c;
             }

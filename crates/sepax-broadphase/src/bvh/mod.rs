@@ -6,15 +6,26 @@
 //! found by branch and bound (Bittner, Hapala, Havran 2012, "Fast insertion-based optimization of
 //! bounding volume hierarchies"; Catto, Box2D v3 `dynamic_tree`), and the path to the root is
 //! then refitted with tree rotations (Kopta et al. 2012, "Fast, effective BVH updates for
-//! animated scenes") that keep it shallow. When the measured SAH cost drifts above a configured
-//! multiple of its value after the last build, the whole tree is rebuilt top-down with binned
-//! SAH (Wald 2007, "On fast construction of SAH-based bounding volume hierarchies").
+//! animated scenes") that keep it shallow. A proxy that leaves its fat box is, by default,
+//! enlarged in place ([`UpdateMode::Enlarge`]).
+//!
+//! Pairs are exact by default (the tight boxes overlap; [`BvhConfig::exact_pairs`]). When few
+//! proxies moved, [`BroadPhase::update_pairs`] queries the tree for the moved ones and keeps the
+//! other pairs; when many moved ([`BvhConfig::full_rebuild_fraction`]), it rebuilds the tree as
+//! a linear BVH (leaves sorted along a Morton curve, Lauterbach et al. 2009; `lbvh.rs`) and finds
+//! every pair in one self-traversal that tests subtrees of up to 8 leaves as flat runs
+//! (`sweep.rs`); that layout is kept for a few frames before the next rebuild. When the SAH cost
+//! drifts above a configured multiple of its value after the last build, the tree is rebuilt the
+//! same fast way; [`DynamicBvh::rebuild`] and [`DynamicBvh::insert_many`] build with binned SAH
+//! (Wald 2007, "On fast construction of SAH-based bounding volume hierarchies").
 //!
 //! One file per concept: `node` (pool and proxy table), `insert`, `remove`, `refit`, `rotate`,
-//! `rebuild`, `query` (boxes, OBBs, spheres, rays), `pairs` (self pairs, tree against tree and the
-//! incremental [`BroadPhase::update_pairs`]) and `validate`.
+//! `rebuild` (binned SAH), `lbvh` (the fast rebuild), `query` (boxes, OBBs, spheres, rays),
+//! `pairs` (self pairs, tree against tree and the incremental [`BroadPhase::update_pairs`]),
+//! `sweep` (the whole-tree pair search) and `validate`.
 
 mod insert;
+mod lbvh;
 mod node;
 mod pairs;
 mod query;
@@ -22,6 +33,7 @@ mod rebuild;
 mod refit;
 mod remove;
 mod rotate;
+mod sweep;
 mod validate;
 pub mod wide;
 
@@ -36,11 +48,13 @@ use sepax_shapes::Aabb;
 /// How [`DynamicBvh`] handles a proxy whose new tight box left its fat box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum UpdateMode {
-    /// Remove the leaf and insert it again with a new fat box (SAH-placed: best query speed).
-    #[default]
+    /// Remove the leaf and insert it again with a new fat box (SAH-placed: best query speed
+    /// when few proxies move).
     Reinsert,
     /// Replace the leaf's box in place and enlarge its ancestors (cheaper per move; the tree
-    /// degrades until the SAH-cost trigger rebuilds it).
+    /// degrades until the SAH-cost trigger or the next whole-tree rebuild of `update_pairs`
+    /// restores it).
+    #[default]
     Enlarge,
 }
 
@@ -60,6 +74,13 @@ pub struct BvhConfig {
     pub rebuild_min_proxies: usize,
     /// What `update` does when a proxy leaves its fat box.
     pub update_mode: UpdateMode,
+    /// `update_pairs` rebuilds the whole tree with [`DynamicBvh::rebuild_fast`] and searches
+    /// every pair in one traversal when at least this fraction of the proxies was updated,
+    /// inserted or removed since the last call (`>= 0`; above 1 never: always incremental).
+    pub full_rebuild_fraction: Real,
+    /// Whether `update_pairs` reports the pairs whose *tight* boxes overlap (the exact pairs:
+    /// the default) or those whose fat, stored boxes overlap (a superset the caller filters).
+    pub exact_pairs: bool,
 }
 
 impl Default for BvhConfig {
@@ -69,7 +90,9 @@ impl Default for BvhConfig {
             prediction: 2.0,
             rebuild_ratio: 1.5,
             rebuild_min_proxies: 32,
-            update_mode: UpdateMode::Reinsert,
+            update_mode: UpdateMode::Enlarge,
+            full_rebuild_fraction: 0.25,
+            exact_pairs: true,
         }
     }
 }
@@ -104,6 +127,9 @@ impl BvhConfig {
         if self.rebuild_ratio.is_nan() || self.rebuild_ratio < 1.0 {
             return err("rebuild_ratio", "must be >= 1 (infinity disables)");
         }
+        if self.full_rebuild_fraction.is_nan() || self.full_rebuild_fraction < 0.0 {
+            return err("full_rebuild_fraction", "must be >= 0");
+        }
         Ok(())
     }
 }
@@ -125,6 +151,10 @@ struct Scratch {
     created: Vec<u32>,
     /// The renumbered node pool of a rebuild (swapped with the live one).
     nodes: Vec<Node>,
+    /// Buffers of the fast (Morton) rebuild.
+    lbvh: lbvh::LbvhScratch,
+    /// Buffers of the whole-tree pair search.
+    sweep: sweep::SweepScratch,
 }
 
 /// The dynamic AABB tree. See the [module documentation](self).
@@ -155,6 +185,8 @@ pub struct DynamicBvh {
     free_node: u32,
     root: u32,
     proxies: Vec<Proxy>,
+    /// The user value of each slot (parallel to `proxies`).
+    users: Vec<u64>,
     free_proxy: u32,
     proxy_count: usize,
     /// Slots whose fat box changed (or that were inserted or removed) since the last
@@ -165,6 +197,9 @@ pub struct DynamicBvh {
     /// SAH cost right after the last build (`None` before the first).
     built_cost: Option<Real>,
     rebuilds: usize,
+    /// Frames since the last fast rebuild while its layout (leaves in curve order after the
+    /// internal nodes) still holds; `None` once a leaf was linked or unlinked since.
+    fast_layout: Option<u32>,
     scratch: Scratch,
 }
 
@@ -188,12 +223,14 @@ impl DynamicBvh {
             free_node: NULL,
             root: NULL,
             proxies: Vec::new(),
+            users: Vec::new(),
             free_proxy: NULL,
             proxy_count: 0,
             moved: Vec::new(),
             pairs: Vec::new(),
             built_cost: None,
             rebuilds: 0,
+            fast_layout: None,
             scratch: Scratch::default(),
         }
     }
@@ -238,6 +275,7 @@ impl DynamicBvh {
         let sc = &self.scratch;
         self.nodes.capacity() * size_of::<Node>()
             + self.proxies.capacity() * size_of::<Proxy>()
+            + self.users.capacity() * size_of::<u64>()
             + self.moved.capacity() * size_of::<u32>()
             + (self.pairs.capacity() + sc.found.capacity() + sc.merged.capacity())
                 * size_of::<(ProxyId, ProxyId)>()
@@ -246,6 +284,8 @@ impl DynamicBvh {
             + sc.tasks.capacity() * size_of::<rebuild::Task>()
             + sc.created.capacity() * size_of::<u32>()
             + sc.nodes.capacity() * size_of::<Node>()
+            + sc.lbvh.memory_bytes()
+            + sc.sweep.memory_bytes()
     }
 
     /// How many times the tree was rebuilt (automatically or by [`DynamicBvh::rebuild`]).
@@ -306,9 +346,10 @@ impl DynamicBvh {
                 .ok()
                 .filter(|&s| s < NULL)
                 .expect("DynamicBvh: more than 2^32 - 1 proxies");
+            self.users.push(user);
             self.proxies.push(Proxy {
                 tight: aabb,
-                user,
+                fat,
                 node: NULL,
                 generation: 0,
                 next_free: NULL,
@@ -324,7 +365,8 @@ impl DynamicBvh {
         }
         let p = &mut self.proxies[slot as usize];
         p.tight = aabb;
-        p.user = user;
+        p.fat = fat;
+        self.users[slot as usize] = user;
         p.node = leaf;
         p.next_free = NULL;
         self.proxy_count += 1;
@@ -363,17 +405,23 @@ impl BroadPhase for DynamicBvh {
         let Some(slot) = self.slot(id) else {
             return false;
         };
-        self.proxies[slot].tight = aabb;
-        let leaf = self.proxies[slot].node;
-        if self.nodes[leaf as usize].aabb.contains_aabb(&aabb) {
+        let p = &mut self.proxies[slot];
+        p.tight = aabb;
+        if p.fat.contains_aabb(&aabb) {
+            // Exact pairs depend on the tight box: the pair update must look at this proxy.
+            if self.config.exact_pairs {
+                self.mark_moved(slot as u32);
+            }
             return true;
         }
+        let leaf = p.node;
         let fat = fatten(
             &aabb,
             self.config.margin,
             self.config.prediction,
             &displacement,
         );
+        self.proxies[slot].fat = fat;
         match self.config.update_mode {
             UpdateMode::Reinsert => {
                 self.remove_leaf(leaf);
@@ -390,7 +438,7 @@ impl BroadPhase for DynamicBvh {
     }
 
     fn user(&self, id: ProxyId) -> Option<u64> {
-        self.slot(id).map(|s| self.proxies[s].user)
+        self.slot(id).map(|s| self.users[s])
     }
 
     fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {

@@ -41,13 +41,15 @@ impl Node {
     }
 }
 
-/// One slot of the proxy table.
+/// One slot of the proxy table: the fields every frame reads (64 bytes in `f32`; the user
+/// value lives in a separate, cold table).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Proxy {
     /// The tight box last given by the user.
     pub tight: Aabb,
-    /// The user value.
-    pub user: u64,
+    /// The fat box (a copy of the leaf's box, read by `update` in slot order instead of the
+    /// scattered leaf).
+    pub fat: Aabb,
     /// The leaf node, or `NULL` when the slot is free.
     pub node: u32,
     /// Bumped on every removal; a handle is live when its generation matches.

@@ -5,6 +5,10 @@ use super::node::{overlaps, Node, NULL};
 use super::query::{overlap_walk, NodeStack, SpillStack};
 use super::DynamicBvh;
 use crate::{ProxyId, QueryStats, Visit};
+use sepax_shapes::math::Real;
+
+/// Frames a fast rebuild's layout serves the whole-tree pair search before the next rebuild.
+const FAST_LAYOUT_FRAMES: u32 = 4;
 
 /// Simultaneous depth-first descent of two subtrees (Gottschalk, Lin, Manocha 1996, "OBBTree",
 /// §4; Bullet `btDbvt::collideTT`). With `same` set the two trees are one, and an entry `(a, a)`
@@ -119,6 +123,13 @@ impl DynamicBvh {
     /// Removed proxies stay flagged in the move buffer until this call, so their pairs drop out.
     /// All buffers are reused: nothing is allocated once their capacities suffice.
     pub(crate) fn update_pairs_impl(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+        let moved = self.moved.len() as Real;
+        if self.proxy_count >= 2
+            && moved >= self.config.full_rebuild_fraction * self.proxy_count as Real
+        {
+            self.full_update_pairs(out);
+            return;
+        }
         self.maybe_rebuild();
         let mut found = core::mem::take(&mut self.scratch.found);
         let mut merged = core::mem::take(&mut self.scratch.merged);
@@ -137,16 +148,22 @@ impl DynamicBvh {
             if p.node == NULL {
                 continue;
             }
-            let fat = self.nodes[p.node as usize].aabb;
+            let exact = self.config.exact_pairs;
+            // Leaves hold fat boxes, which contain the tight ones: a walk with the tight box
+            // reaches every leaf whose tight box it touches.
+            let mine = if exact { p.tight } else { p.fat };
             let me = self.handle(slot);
             overlap_walk(
                 &self.nodes,
                 self.root,
                 &mut stack,
-                |b| overlaps(b, &fat),
+                |b| overlaps(b, &mine),
                 |other| {
                     let q = &self.proxies[other as usize];
-                    if other != slot && !(q.moved && other < slot) {
+                    if other != slot
+                        && !(q.moved && other < slot)
+                        && (!exact || overlaps(&q.tight, &mine))
+                    {
                         let o = ProxyId {
                             index: other,
                             generation: q.generation,
@@ -196,6 +213,36 @@ impl DynamicBvh {
         self.scratch.merged = merged;
         self.scratch.stack = stack;
         out.clear();
+        out.extend_from_slice(&self.pairs);
+    }
+
+    /// The pair update when many proxies moved: a fast rebuild of the whole tree, then every
+    /// pair in one traversal (`sweep.rs`). The move buffer empties; the pair set is replaced.
+    fn full_update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+        // Motion is coherent: the curve order of a few frames ago is still a good one, so the
+        // rebuild (sort, split, refit of the pool) runs one frame in `FAST_LAYOUT_FRAMES`.
+        // The SAH trigger still applies: a layout whose leaves were scattered far is rebuilt.
+        let ratio = self.config.rebuild_ratio;
+        let keep = match self.fast_layout {
+            Some(k) if k + 1 < FAST_LAYOUT_FRAMES => {
+                ratio == Real::INFINITY
+                    || self.built_cost.is_none_or(|b| self.sah_cost() <= ratio * b)
+            }
+            _ => false,
+        };
+        if keep {
+            self.keep_fast_layout();
+        } else {
+            self.rebuild_fast_inner(true);
+            self.rebuilds += 1;
+            self.built_cost = Some(self.sah_cost());
+        }
+        let mut pairs = core::mem::take(&mut self.pairs);
+        self.sweep_pairs(&mut pairs);
+        self.pairs = pairs;
+        self.moved.clear();
+        out.clear();
+        super::sweep::grow_with_headroom(out, self.pairs.len());
         out.extend_from_slice(&self.pairs);
     }
 }

@@ -120,7 +120,9 @@ impl DynamicBvh {
             Some(built) => self.sah_cost() > ratio * built,
         };
         if due {
-            self.rebuild();
+            // The fast rebuild: its cost is a small multiple of a frame's, so the trigger never
+            // stalls a frame as a full binned-SAH build would.
+            self.rebuild_fast();
         }
     }
 
@@ -139,6 +141,7 @@ impl DynamicBvh {
     /// The recursion runs on an explicit task stack, so degenerate inputs cannot overflow the
     /// call stack.
     pub fn rebuild(&mut self) {
+        self.fast_layout = None;
         let mut items = core::mem::take(&mut self.scratch.build);
         let mut tasks = core::mem::take(&mut self.scratch.tasks);
         let mut created = core::mem::take(&mut self.scratch.created);

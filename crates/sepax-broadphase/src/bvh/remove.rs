@@ -7,6 +7,7 @@ impl DynamicBvh {
     /// Unlinks `leaf` from the tree (the node itself stays allocated, detached, so that `update`
     /// can insert it again).
     pub(crate) fn remove_leaf(&mut self, leaf: u32) {
+        self.fast_layout = None;
         if leaf == self.root {
             self.root = NULL;
             return;

@@ -11,7 +11,7 @@ impl DynamicBvh {
     ///   children whose `parent` is that node; its box contains both children's boxes and its
     ///   height is one more than the larger child height (leaves have height 0);
     /// - the leaves are exactly the live proxies: each leaf names a live slot whose `node` is that
-    ///   leaf, and the leaf's (fat) box contains the proxy's tight box;
+    ///   leaf, and the leaf's box is the proxy's fat box and contains its tight box;
     /// - the nodes not in the tree are exactly the free list (no cycle, every entry marked free);
     /// - the proxy free list holds only free slots, without cycles, and live plus free plus
     ///   retired slots add up;
@@ -67,6 +67,12 @@ impl DynamicBvh {
                         return Err(format!(
                             "leaf {i} names slot {slot} whose node is {}",
                             p.node
+                        ));
+                    }
+                    if n.aabb != p.fat {
+                        return Err(format!(
+                            "leaf {i}: box {:?} differs from the proxy's fat box {:?}",
+                            n.aabb, p.fat
                         ));
                     }
                     if !n.aabb.contains_aabb(&p.tight) {
