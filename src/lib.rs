@@ -5,7 +5,10 @@
 //!
 //! - [`shapes`] ([`sepax_shapes`]): primitives, checked construction, single-shape queries, box
 //!   fitting ([`fit`]);
-//! - [`narrowphase`] ([`sepax_narrowphase`]): pair queries (certified overlap tests, witnesses).
+//! - [`narrowphase`] ([`sepax_narrowphase`]): pair queries (certified overlap tests, witnesses);
+//! - [`broadphase`] ([`sepax_broadphase`]): the dynamic AABB tree and its alternatives;
+//! - [`world`] ([`sepax_world`]): the collision world: colliders, one filter, per-frame update
+//!   with sorted begin / persist / end events and contact manifolds.
 //!
 //! ```
 //! use sepax::prelude::*;
@@ -18,14 +21,24 @@
 //! )
 //! .unwrap();
 //! assert!(intersects(&floor, &crate_box));
+//!
+//! // A game loop: colliders in a world, one update per frame, events read after it.
+//! let mut world = World::new();
+//! let floor_id = world.insert(ColliderDesc::new(floor).kind(Kind::Static)).unwrap();
+//! let crate_id = world.insert(ColliderDesc::new(crate_box).user(42)).unwrap();
+//! let events = world.update(&Serial);
+//! assert_eq!(events.begin.len(), 1);
+//! assert_eq!(events.begin[0].pair, PairKey::new(floor_id, crate_id));
 //! ```
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub use sepax_broadphase as broadphase;
 pub use sepax_narrowphase as narrowphase;
 pub use sepax_shapes as shapes;
+pub use sepax_world as world;
 
 pub use sepax_narrowphase::contact::{
     contact_manifold, penetration, ContactConfig, ContactManifold, ContactPoint, FeatureId,
@@ -38,8 +51,12 @@ pub use sepax_narrowphase::toi::{
 };
 pub use sepax_shapes::*;
 
-/// Everything a typical user needs, in one import.
+/// Everything a typical user needs, in one import: shapes, pair queries, and the world for a
+/// game loop.
 pub mod prelude {
+    pub use sepax_broadphase::bvh::{BvhConfig, DynamicBvh};
+    pub use sepax_broadphase::{BroadPhase, ProxyId, Visit};
+    pub use sepax_narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint, FeatureId};
     pub use sepax_narrowphase::intersect::{
         classify, explain, intersects, intersects_shapes, BoxShape, BoxWitness, Classification,
         Intersects, SatAxis, Unsupported,
@@ -49,5 +66,12 @@ pub mod prelude {
     pub use sepax_shapes::{
         Aabb, Aabb2, Capsule, CullMode, Frustum, Obb, Obb2, Plane, PlaneSide, Ray, RayHit, Segment,
         Shape, ShapeError, ShapeKind, Sphere, Triangle, Visibility,
+    };
+    #[cfg(feature = "parallel")]
+    pub use sepax_world::RayonExecutor;
+    pub use sepax_world::{
+        Collider, ColliderDesc, ColliderId, EventFlags, Events, Executor, Filter, Kind,
+        LayerMatrix, OwnerId, PairEvent, PairKey, PairPolicy, Report, Serial, UpdateStats, World,
+        WorldConfig, WorldError, NO_MANIFOLD,
     };
 }

@@ -8,6 +8,7 @@ pub(crate) mod frustum;
 mod obb;
 mod obb2;
 mod obb_merge;
+mod placed;
 mod plane;
 mod ray;
 pub(crate) mod segment;

@@ -1,0 +1,134 @@
+//! What an update reports: sorted pair events, this update's manifolds and statistics.
+
+use core::time::Duration;
+
+use crate::id::PairKey;
+use sepax_narrowphase::contact::ContactManifold;
+use sepax_shapes::math::Real;
+
+/// Flags of a pair event (bit set).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct EventFlags(pub u8);
+
+impl EventFlags {
+    /// No flag.
+    pub const NONE: EventFlags = EventFlags(0);
+    /// One of the two colliders is a sensor.
+    pub const SENSOR: EventFlags = EventFlags(1);
+    /// `end` only: one of the two colliders was removed since the last update (its id is
+    /// stale now; the event still carries its user value).
+    pub const REMOVED: EventFlags = EventFlags(2);
+    /// `end` only: both colliders are alive but the pair no longer passes the filter (filter,
+    /// explicit pair entry or enabled flag changed).
+    pub const FILTERED: EventFlags = EventFlags(4);
+
+    /// Whether every flag of `other` is set.
+    #[inline]
+    pub fn contains(self, other: EventFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl core::ops::BitOr for EventFlags {
+    type Output = EventFlags;
+    fn bitor(self, rhs: EventFlags) -> EventFlags {
+        EventFlags(self.0 | rhs.0)
+    }
+}
+
+impl core::ops::BitOrAssign for EventFlags {
+    fn bitor_assign(&mut self, rhs: EventFlags) {
+        self.0 |= rhs.0;
+    }
+}
+
+/// "No manifold" in [`PairEvent::manifold`].
+pub const NO_MANIFOLD: u32 = u32::MAX;
+
+/// One pair event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PairEvent {
+    /// The pair (smaller id first).
+    pub pair: PairKey,
+    /// The user values of `pair.0` and `pair.1`.
+    pub user: [u64; 2],
+    /// Flags.
+    pub flags: EventFlags,
+    /// Index into [`Events::manifolds`] for a begin or persist event of a pair that reports
+    /// manifolds and has contact points; [`NO_MANIFOLD`] otherwise (always for `end`).
+    pub manifold: u32,
+}
+
+impl PairEvent {
+    /// This update's manifold of the pair, if it has one.
+    pub fn manifold<'e>(&self, events: &'e Events) -> Option<&'e ContactManifold> {
+        events.manifolds.get(self.manifold as usize)
+    }
+}
+
+/// Time spent in each phase of one update.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PhaseTimes {
+    /// Broad phase: tree pair updates and candidate collection.
+    pub broad: Duration,
+    /// Filter, tight box test and cache lookup.
+    pub filter: Duration,
+    /// Narrow phase (intersection tests and manifolds), across all threads.
+    pub narrow: Duration,
+    /// Merging the chunks and building the events.
+    pub events: Duration,
+}
+
+/// Statistics of one update.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct UpdateStats {
+    /// Candidate pairs from the broad phase.
+    pub candidates: usize,
+    /// Candidates rejected by the filter (or pair policy).
+    pub filtered: usize,
+    /// Candidates whose tight boxes are disjoint.
+    pub box_rejected: usize,
+    /// Pairs that reached the narrow phase (tested or reused).
+    pub pairs_tested: usize,
+    /// Of those, pairs whose result was reused from the last update (neither collider
+    /// changed).
+    pub reused: usize,
+    /// Touching pairs after the update.
+    pub touching: usize,
+    /// Height of the moving colliders' tree (0 for a broad phase that is not a tree).
+    pub moving_tree_depth: u32,
+    /// Its SAH cost (0 for a broad phase that is not a tree).
+    pub moving_tree_sah: Real,
+    /// Height of the static tree.
+    pub static_tree_depth: u32,
+    /// Its SAH cost.
+    pub static_tree_sah: Real,
+    /// Time per phase (not part of any hash: it varies from run to run).
+    pub time: PhaseTimes,
+}
+
+/// The output of one [`crate::World::update`]: events sorted by pair key, and the manifolds
+/// they index.
+#[derive(Debug, Clone, Default)]
+pub struct Events {
+    /// Pairs that started touching (or started passing the filter while touching).
+    pub begin: Vec<PairEvent>,
+    /// Pairs still touching whose pair reports [`crate::Report::Persist`] or more.
+    pub persist: Vec<PairEvent>,
+    /// Pairs that stopped touching, were removed, disabled or filtered out.
+    pub end: Vec<PairEvent>,
+    /// This update's manifolds, in pair-key order of the touching pairs that have one.
+    pub manifolds: Vec<ContactManifold>,
+    /// Statistics.
+    pub stats: UpdateStats,
+}
+
+impl Events {
+    pub(crate) fn clear(&mut self) {
+        self.begin.clear();
+        self.persist.clear();
+        self.end.clear();
+        self.manifolds.clear();
+        self.stats = UpdateStats::default();
+    }
+}

@@ -1,0 +1,342 @@
+//! Edits: insert, remove, poses, shapes, filters, enabled flags, explicit pair entries and the
+//! origin shift. All validate their input first and change nothing on error.
+
+use smallvec::SmallVec;
+
+use super::{Removed, World};
+use crate::collider::{
+    check_pose, check_supported, place, pose_from_raw, Collider, ColliderDesc, Kind,
+};
+use crate::error::{Subject, WorldError};
+use crate::filter::Filter;
+use crate::id::ColliderId;
+use crate::phase::MovingPhase;
+use sepax_broadphase::BroadPhase;
+use sepax_shapes::math::{Isometry3, Real, Vector3};
+use sepax_shapes::{Aabb, Shape};
+
+impl<B: MovingPhase> World<B> {
+    /// Adds a collider. Errors (naming the field) on a NaN or infinite pose, a zero rotation, or
+    /// a placed shape out of the finite range; a typed rotation is renormalised.
+    pub fn insert(&mut self, desc: ColliderDesc) -> Result<ColliderId, WorldError> {
+        let c = self.prepare(Subject::New { index: 0 }, desc)?;
+        let id = self.colliders.insert(c);
+        self.add_proxy(id);
+        Ok(id)
+    }
+
+    /// Adds many colliders, appending their ids to `ids` in order; the trees are then built
+    /// once (binned SAH) instead of leaf by leaf. On error (naming the collider's position in
+    /// the batch) nothing is inserted.
+    pub fn insert_many(
+        &mut self,
+        descs: impl IntoIterator<Item = ColliderDesc>,
+        ids: &mut Vec<ColliderId>,
+    ) -> Result<(), WorldError> {
+        let mut ready = Vec::new();
+        for (index, d) in descs.into_iter().enumerate() {
+            ready.push(self.prepare(Subject::New { index }, d)?);
+        }
+        let (mut stat, mut mov) = (Vec::new(), Vec::new());
+        for c in ready {
+            let enabled = c.desc.enabled;
+            let is_static = c.desc.kind == Kind::Static;
+            let aabb = c.world_aabb;
+            let id = self.colliders.insert(c);
+            ids.push(id);
+            if enabled {
+                let list = if is_static { &mut stat } else { &mut mov };
+                list.push((aabb, id.to_bits()));
+            }
+        }
+        let mut proxies = Vec::new();
+        // Each bulk insert rebuilds its whole tree: skipped when it gets nothing.
+        if !stat.is_empty() {
+            self.statics.insert_many(stat.iter().copied(), &mut proxies);
+        }
+        if !mov.is_empty() {
+            self.moving.insert_bulk(&mov, &mut proxies);
+        }
+        let boxes = stat.iter().chain(mov.iter());
+        for (&(_, bits), p) in boxes.zip(proxies) {
+            self.colliders[ColliderId::from_bits(bits)].proxy = Some(p);
+        }
+        Ok(())
+    }
+
+    fn prepare(&self, who: Subject, mut desc: ColliderDesc) -> Result<Collider, WorldError> {
+        check_supported(who, desc.shape.kind())?;
+        desc.pose = check_pose(who, &desc.pose)?;
+        let (world_shape, world_aabb) = place(who, &desc.shape, &desc.pose)?;
+        Ok(Collider {
+            desc,
+            world_shape,
+            world_aabb,
+            proxy: None,
+            changed: self.epoch,
+            pairs: SmallVec::new(),
+        })
+    }
+
+    /// Removes a collider and returns it; its touching pairs get `end` events (flag
+    /// `REMOVED`) at the next update, and its id is stale from now on.
+    pub fn remove(&mut self, id: ColliderId) -> Result<Collider, WorldError> {
+        if !self.colliders.contains_key(id) {
+            return Err(WorldError::StaleId(id));
+        }
+        self.drop_proxy(id);
+        let c = self.colliders.remove(id).expect("checked above");
+        for &(other, allowed) in &c.pairs {
+            if let Some(o) = self.colliders.get_mut(other) {
+                o.pairs.retain(|e| e.0 != id);
+                if allowed && o.desc.kind == Kind::Static && c.desc.kind == Kind::Static {
+                    self.forced_static -= 1;
+                }
+            }
+        }
+        self.removed.push(Removed {
+            id,
+            user: c.desc.user,
+            sensor: c.desc.sensor,
+        });
+        Ok(c)
+    }
+
+    /// Moves a collider (see [`World::insert`] for the checks).
+    pub fn set_pose(&mut self, id: ColliderId, pose: Isometry3) -> Result<(), WorldError> {
+        let c = self.get(id)?;
+        let pose = check_pose(Subject::Id(id), &pose)?;
+        let (shape, aabb) = place(Subject::Id(id), &c.desc.shape, &pose)?;
+        self.apply(id, pose, None, shape, aabb);
+        Ok(())
+    }
+
+    /// Moves a collider to a pose given as raw numbers: translation and a quaternion
+    /// `[w, x, y, z]` that must be unit within
+    /// [`sepax_shapes::tolerance::QUATERNION_TOLERANCE`] (it is then normalised).
+    pub fn set_pose_raw(
+        &mut self,
+        id: ColliderId,
+        translation: [Real; 3],
+        rotation: [Real; 4],
+    ) -> Result<(), WorldError> {
+        self.get(id)?;
+        let pose = pose_from_raw(Subject::Id(id), translation, rotation)?;
+        self.set_pose(id, pose)
+    }
+
+    /// Moves many colliders: `poses[k]` for `ids[k]`. Everything is checked first; on error
+    /// (naming the collider) nothing moves.
+    pub fn set_poses(&mut self, ids: &[ColliderId], poses: &[Isometry3]) -> Result<(), WorldError> {
+        if ids.len() != poses.len() {
+            return Err(WorldError::LengthMismatch {
+                ids: ids.len(),
+                poses: poses.len(),
+            });
+        }
+        let mut placed = core::mem::take(&mut self.scratch_placed);
+        placed.clear();
+        let mut result = Ok(());
+        for (&id, pose) in ids.iter().zip(poses) {
+            let step = self.get(id).and_then(|c| {
+                let pose = check_pose(Subject::Id(id), pose)?;
+                let (s, b) = place(Subject::Id(id), &c.desc.shape, &pose)?;
+                Ok((pose, s, b))
+            });
+            match step {
+                Ok(p) => placed.push(p),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        if result.is_ok() {
+            for (&id, &(pose, shape, aabb)) in ids.iter().zip(&placed) {
+                self.apply(id, pose, None, shape, aabb);
+            }
+        }
+        self.scratch_placed = placed;
+        result
+    }
+
+    /// Replaces a collider's local shape (kept at its pose).
+    pub fn set_shape(&mut self, id: ColliderId, shape: Shape) -> Result<(), WorldError> {
+        let c = self.get(id)?;
+        check_supported(Subject::Id(id), shape.kind())?;
+        let pose = c.desc.pose;
+        let (placed, aabb) = place(Subject::Id(id), &shape, &pose)?;
+        self.apply(id, pose, Some(shape), placed, aabb);
+        Ok(())
+    }
+
+    /// Stores a new placement and updates the broad phase.
+    fn apply(
+        &mut self,
+        id: ColliderId,
+        pose: Isometry3,
+        shape: Option<Shape>,
+        placed: Shape,
+        aabb: Aabb,
+    ) {
+        let epoch = self.epoch;
+        let c = &mut self.colliders[id];
+        let old = c.world_aabb.center();
+        c.desc.pose = pose;
+        if let Some(s) = shape {
+            c.desc.shape = s;
+        }
+        c.world_shape = placed;
+        c.world_aabb = aabb;
+        c.changed = epoch;
+        let displacement = aabb.center() - old;
+        if let Some(p) = c.proxy {
+            if c.desc.kind == Kind::Static {
+                self.statics.update(p, aabb, Vector3::zeros());
+            } else {
+                self.moving.update(p, aabb, displacement);
+            }
+        }
+    }
+
+    /// Sets a collider's filter; pairs it stops or starts passing end or begin at the next
+    /// update.
+    pub fn set_filter(&mut self, id: ColliderId, filter: Filter) -> Result<(), WorldError> {
+        self.colliders
+            .get_mut(id)
+            .ok_or(WorldError::StaleId(id))?
+            .desc
+            .filter = filter;
+        Ok(())
+    }
+
+    /// Sets a collider's user value (carried by the events from the next update on).
+    pub fn set_user(&mut self, id: ColliderId, user: u64) -> Result<(), WorldError> {
+        self.colliders
+            .get_mut(id)
+            .ok_or(WorldError::StaleId(id))?
+            .desc
+            .user = user;
+        Ok(())
+    }
+
+    /// Enables or disables a collider. A disabled collider leaves the broad phase; its touching
+    /// pairs end (flag `FILTERED`) at the next update.
+    pub fn set_enabled(&mut self, id: ColliderId, enabled: bool) -> Result<(), WorldError> {
+        let epoch = self.epoch;
+        let c = self.colliders.get_mut(id).ok_or(WorldError::StaleId(id))?;
+        if c.desc.enabled == enabled {
+            return Ok(());
+        }
+        c.desc.enabled = enabled;
+        c.changed = epoch;
+        if enabled {
+            self.add_proxy(id);
+        } else {
+            self.drop_proxy(id);
+        }
+        Ok(())
+    }
+
+    /// Sets the explicit entry of the pair `{a, b}`: `true` the pair is tested whatever the
+    /// policy and filters say, `false` it never is (see the filter rule on [`World`]).
+    pub fn allow_pair(
+        &mut self,
+        a: ColliderId,
+        b: ColliderId,
+        allowed: bool,
+    ) -> Result<(), WorldError> {
+        self.reset_pair(a, b)?;
+        let both_static = self.colliders[a].desc.kind == Kind::Static
+            && self.colliders[b].desc.kind == Kind::Static;
+        self.colliders[a].pairs.push((b, allowed));
+        self.colliders[b].pairs.push((a, allowed));
+        if allowed && both_static {
+            self.forced_static += 1;
+        }
+        Ok(())
+    }
+
+    /// Removes the explicit entry of the pair `{a, b}` (the policy and filters decide again).
+    pub fn reset_pair(&mut self, a: ColliderId, b: ColliderId) -> Result<(), WorldError> {
+        self.get(a)?;
+        self.get(b)?;
+        if a == b {
+            return Err(WorldError::SamePair(a));
+        }
+        let both_static = self.colliders[a].desc.kind == Kind::Static
+            && self.colliders[b].desc.kind == Kind::Static;
+        if self.colliders[a].pair_entry(b) == Some(true) && both_static {
+            self.forced_static -= 1;
+        }
+        self.colliders[a].pairs.retain(|e| e.0 != b);
+        self.colliders[b].pairs.retain(|e| e.0 != a);
+        Ok(())
+    }
+
+    /// Moves the origin to `origin`: every pose's translation becomes `translation - origin`
+    /// and both trees are rebuilt. Pair results are kept as they are (the scene did not move
+    /// relative to itself), so the shift causes no begin or end event. Errors (naming the
+    /// collider) when a placed shape would leave the finite range; nothing changes then.
+    pub fn shift_origin(&mut self, origin: Vector3) -> Result<(), WorldError> {
+        let mut placed = Vec::with_capacity(self.colliders.len());
+        for (id, c) in &self.colliders {
+            let who = Subject::Id(id);
+            let mut pose = c.desc.pose;
+            pose.translation.vector -= origin;
+            let pose = check_pose(who, &pose)?;
+            let (s, b) = place(who, &c.desc.shape, &pose)?;
+            placed.push((id, pose, s, b));
+        }
+        let mut statics = sepax_broadphase::bvh::DynamicBvh::new(*self.statics.config())
+            .expect("the tree's own settings are valid");
+        let mut stat = Vec::new();
+        let mut mov = Vec::new();
+        for &(id, pose, s, b) in &placed {
+            let c = &mut self.colliders[id];
+            c.desc.pose = pose;
+            c.world_shape = s;
+            c.world_aabb = b;
+            if let Some(p) = c.proxy.take() {
+                if c.desc.kind == Kind::Static {
+                    stat.push((b, id.to_bits()));
+                } else {
+                    self.moving.remove(p);
+                    mov.push((b, id.to_bits()));
+                }
+            }
+        }
+        let mut proxies = Vec::new();
+        statics.insert_many(stat.iter().copied(), &mut proxies);
+        self.statics = statics;
+        self.moving.insert_bulk(&mov, &mut proxies);
+        for (&(_, bits), p) in stat.iter().chain(mov.iter()).zip(proxies) {
+            self.colliders[ColliderId::from_bits(bits)].proxy = Some(p);
+        }
+        Ok(())
+    }
+
+    fn add_proxy(&mut self, id: ColliderId) {
+        let c = &mut self.colliders[id];
+        if !c.desc.enabled || c.proxy.is_some() {
+            return;
+        }
+        let p = if c.desc.kind == Kind::Static {
+            self.statics.insert(c.world_aabb, id.to_bits())
+        } else {
+            self.moving.insert(c.world_aabb, id.to_bits())
+        };
+        c.proxy = Some(p);
+    }
+
+    fn drop_proxy(&mut self, id: ColliderId) {
+        let c = &mut self.colliders[id];
+        if let Some(p) = c.proxy.take() {
+            if c.desc.kind == Kind::Static {
+                self.statics.remove(p);
+            } else {
+                self.moving.remove(p);
+            }
+        }
+    }
+}

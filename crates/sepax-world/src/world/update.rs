@@ -1,0 +1,304 @@
+//! The per-frame update: broad phase -> filter -> tight boxes and the pair cache -> narrow
+//! phase in chunks -> chunks merged in order -> sorted events.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::narrow::{ChunkOut, Ctx, Mode, Work, CHUNK};
+use super::{Tested, World};
+use crate::collider::{Collider, Kind, Report};
+use crate::events::{EventFlags, Events, PairEvent, NO_MANIFOLD};
+use crate::executor::Executor;
+use crate::filter::PairPolicy;
+use crate::id::{ColliderId, PairKey};
+use crate::phase::MovingPhase;
+use sepax_broadphase::{BroadPhase, ProxyId};
+use sepax_narrowphase::intersect::aabb_aabb;
+
+impl<B: MovingPhase> World<B> {
+    /// Runs one frame: finds every touching pair that passes the filter and reports what
+    /// changed since the last update (see the event rules on [`World`]). Allocates nothing
+    /// once its buffers have grown to the scene (with [`crate::Serial`]).
+    pub fn update(&mut self, exec: &impl Executor) -> &Events {
+        let _span =
+            tracing::debug_span!("sepax_world::update", colliders = self.colliders.len()).entered();
+        // The last update's manifolds stay readable (for reuse) while the new ones are built.
+        core::mem::swap(&mut self.events.manifolds, &mut self.scratch.manifolds);
+        self.events.clear();
+        self.removed.sort_unstable_by_key(|r| r.id);
+
+        let t0 = Instant::now();
+        self.broad_phase();
+        let t1 = Instant::now();
+        self.filter_pairs();
+        let t2 = Instant::now();
+        let chunks = self.narrow_phase(exec);
+        let t3 = Instant::now();
+        self.merge(chunks);
+        self.build_events();
+        let t4 = Instant::now();
+
+        let stats = &mut self.events.stats;
+        stats.time.broad = t1 - t0;
+        stats.time.filter = t2 - t1;
+        stats.time.narrow = t3 - t2;
+        stats.time.events = t4 - t3;
+        if let Some((d, s)) = self.moving.tree_stats() {
+            stats.moving_tree_depth = d;
+            stats.moving_tree_sah = s;
+        }
+        stats.static_tree_depth = self.statics.height();
+        stats.static_tree_sah = self.statics.sah_cost();
+        self.removed.clear();
+        self.epoch += 1;
+        &self.events
+    }
+
+    /// Every candidate pair (overlapping broad-phase boxes), sorted by pair key.
+    fn broad_phase(&mut self) {
+        let _span = tracing::debug_span!("broad").entered();
+        let cands = &mut self.scratch.candidates;
+        let pp = &mut self.scratch.proxy_pairs;
+        cands.clear();
+        let key = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (Some(a), Some(b)) => Some(PairKey::new(
+                ColliderId::from_bits(a),
+                ColliderId::from_bits(b),
+            )),
+            _ => None,
+        };
+        self.moving.update_pairs(pp);
+        let moving = &self.moving;
+        cands.extend(
+            pp.iter()
+                .filter_map(|&(p, q)| key(moving.user(p), moving.user(q))),
+        );
+        let statics = &self.statics;
+        moving.pairs_with_static(statics, &mut |m: ProxyId, s: ProxyId| {
+            if let Some(k) = key(moving.user(m), statics.user(s)) {
+                cands.push(k);
+            }
+        });
+        if self.config.policy == PairPolicy::AllPairs || self.forced_static > 0 {
+            self.statics.update_pairs(pp);
+            let statics = &self.statics;
+            cands.extend(
+                pp.iter()
+                    .filter_map(|&(p, q)| key(statics.user(p), statics.user(q))),
+            );
+        }
+        cands.sort_unstable();
+        self.events.stats.candidates = cands.len();
+    }
+
+    /// The filter, the pair cache and the tight box test: the narrow phase's work list.
+    fn filter_pairs(&mut self) {
+        let _span = tracing::debug_span!("filter").entered();
+        let work = &mut self.scratch.work;
+        work.clear();
+        let prev = &self.tested;
+        let mut cursor = 0;
+        let (mut filtered, mut boxed, mut reused) = (0, 0, 0);
+        for &pair in &self.scratch.candidates {
+            let (a, b) = (&self.colliders[pair.0], &self.colliders[pair.1]);
+            if !pair_allowed(self.config.policy, a, b, pair.1) {
+                filtered += 1;
+                continue;
+            }
+            while cursor < prev.len() && prev[cursor].pair < pair {
+                cursor += 1;
+            }
+            let mode = pair_mode(a, b);
+            let unchanged = a.changed < self.epoch && b.changed < self.epoch;
+            if unchanged && cursor < prev.len() && prev[cursor].pair == pair {
+                let t = prev[cursor];
+                work.push(Work {
+                    pair,
+                    mode,
+                    reuse: Some((t.touching, t.manifold)),
+                });
+                reused += 1;
+                continue;
+            }
+            if !aabb_aabb::intersects(&a.world_aabb, &b.world_aabb) {
+                boxed += 1;
+                continue;
+            }
+            work.push(Work {
+                pair,
+                mode,
+                reuse: None,
+            });
+        }
+        let stats = &mut self.events.stats;
+        stats.filtered = filtered;
+        stats.box_rejected = boxed;
+        stats.reused = reused;
+        stats.pairs_tested = work.len();
+    }
+
+    /// Runs the work list in chunks on `exec`; returns the number of chunks.
+    fn narrow_phase(&mut self, exec: &impl Executor) -> usize {
+        let _span = tracing::debug_span!("narrow", pairs = self.scratch.work.len()).entered();
+        let chunks = self.scratch.work.len().div_ceil(CHUNK);
+        while self.scratch.chunks.len() < chunks {
+            self.scratch.chunks.push(Mutex::new(ChunkOut::default()));
+        }
+        let ctx = Ctx {
+            colliders: &self.colliders,
+            work: &self.scratch.work,
+            prev: &self.scratch.manifolds,
+            config: &self.config.contact,
+            chunks: &self.scratch.chunks,
+        };
+        exec.run(chunks, &|i| ctx.run(i));
+        chunks
+    }
+
+    /// Joins the chunks in chunk order into the new result list and this update's manifolds.
+    fn merge(&mut self, chunks: usize) {
+        let _span = tracing::debug_span!("merge").entered();
+        let tested = &mut self.scratch.tested;
+        tested.clear();
+        let manifolds = &mut self.events.manifolds;
+        let mut w = self.scratch.work.iter();
+        for chunk in &mut self.scratch.chunks[..chunks] {
+            let out = chunk.get_mut().unwrap_or_else(|e| e.into_inner());
+            for o in &out.items {
+                let work = w.next().expect("one outcome per work item");
+                let mut manifold = NO_MANIFOLD;
+                if let (true, Some(m)) = (o.touching, &o.manifold) {
+                    manifold = manifolds.len() as u32;
+                    manifolds.push(m.clone());
+                }
+                tested.push(Tested {
+                    pair: work.pair,
+                    touching: o.touching,
+                    manifold,
+                });
+            }
+        }
+        core::mem::swap(&mut self.tested, &mut self.scratch.tested);
+    }
+
+    /// Begin / persist / end: the last update's touching pairs (now in `scratch.tested`)
+    /// against this update's (`tested`), both sorted.
+    fn build_events(&mut self) {
+        let _span = tracing::debug_span!("events").entered();
+        let mut old = self.scratch.tested.iter().filter(|t| t.touching).peekable();
+        let mut new = self.tested.iter().filter(|t| t.touching).peekable();
+        let ev = &mut self.events;
+        let mut touching = 0;
+        loop {
+            let (o, n) = (old.peek().map(|t| t.pair), new.peek().map(|t| t.pair));
+            match (o, n) {
+                (None, None) => break,
+                (Some(po), pn) if pn.is_none_or(|pn| po < pn) => {
+                    old.next();
+                    ev.end.push(end_event(
+                        &self.colliders,
+                        &self.removed,
+                        self.config.policy,
+                        po,
+                    ));
+                }
+                (po, Some(pn)) => {
+                    let t = new.next().expect("peeked");
+                    touching += 1;
+                    let (a, b) = (&self.colliders[pn.0], &self.colliders[pn.1]);
+                    let e = live_event(a, b, pn, t.manifold);
+                    if po == Some(pn) {
+                        old.next();
+                        if a.desc.report.max(b.desc.report) >= Report::Persist {
+                            ev.persist.push(e);
+                        }
+                    } else {
+                        ev.begin.push(e);
+                    }
+                }
+                (Some(_), None) => unreachable!("handled by the guard above"),
+            }
+        }
+        ev.stats.touching = touching;
+    }
+}
+
+/// The filter rule (see [`World`]).
+#[inline]
+pub(crate) fn pair_allowed(
+    policy: PairPolicy,
+    a: &Collider,
+    b: &Collider,
+    b_id: ColliderId,
+) -> bool {
+    if !(a.desc.enabled && b.desc.enabled) {
+        return false;
+    }
+    if !a.pairs.is_empty() {
+        if let Some(e) = a.pair_entry(b_id) {
+            return e;
+        }
+    }
+    if policy == PairPolicy::SkipStaticStatic
+        && a.desc.kind == Kind::Static
+        && b.desc.kind == Kind::Static
+    {
+        return false;
+    }
+    a.desc.filter.passes(&b.desc.filter)
+}
+
+fn pair_mode(a: &Collider, b: &Collider) -> Mode {
+    let manifolds = a.desc.report.max(b.desc.report) == Report::Manifolds;
+    if manifolds && !a.desc.sensor && !b.desc.sensor {
+        Mode::Manifold
+    } else {
+        Mode::Bool
+    }
+}
+
+fn live_event(a: &Collider, b: &Collider, pair: PairKey, manifold: u32) -> PairEvent {
+    let mut flags = EventFlags::NONE;
+    if a.desc.sensor || b.desc.sensor {
+        flags |= EventFlags::SENSOR;
+    }
+    PairEvent {
+        pair,
+        user: [a.desc.user, b.desc.user],
+        flags,
+        manifold,
+    }
+}
+
+fn end_event(
+    colliders: &slotmap::SlotMap<ColliderId, Collider>,
+    removed: &[super::Removed],
+    policy: PairPolicy,
+    pair: PairKey,
+) -> PairEvent {
+    let side = |id: ColliderId| match colliders.get(id) {
+        Some(c) => (c.desc.user, c.desc.sensor, true),
+        None => removed
+            .binary_search_by_key(&id, |r| r.id)
+            .map_or((0, false, false), |i| {
+                (removed[i].user, removed[i].sensor, false)
+            }),
+    };
+    let (ua, sa, la) = side(pair.0);
+    let (ub, sb, lb) = side(pair.1);
+    let mut flags = EventFlags::NONE;
+    if sa || sb {
+        flags |= EventFlags::SENSOR;
+    }
+    if !(la && lb) {
+        flags |= EventFlags::REMOVED;
+    } else if !pair_allowed(policy, &colliders[pair.0], &colliders[pair.1], pair.1) {
+        flags |= EventFlags::FILTERED;
+    }
+    PairEvent {
+        pair,
+        user: [ua, ub],
+        flags,
+        manifold: NO_MANIFOLD,
+    }
+}
