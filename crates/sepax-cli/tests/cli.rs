@@ -581,11 +581,13 @@ fn demo_runs_and_prints_statistics() {
     for needle in [
         "5 frames of 205 shapes",
         "candidate pairs",
-        "hits",
-        "move + aabb",
-        "broad (sweep)",
+        "touching",
+        "events",
+        "move + set_shape",
+        "broad (trees)",
         "narrow",
         "summary: 5 frames",
+        "world (last frame): moving tree depth",
     ] {
         assert!(out.contains(needle), "{needle:?} not in\n{out}");
     }
@@ -597,24 +599,37 @@ fn demo_runs_and_prints_statistics() {
         .count();
     assert_eq!(outlines, 2 * 205);
     // Same seed, same run (timings aside).
-    let again = stdout_of(&[
-        "demo",
-        "--shapes",
-        "200",
-        "--frames",
-        "5",
-        "--seed",
-        "3",
-        "--svg",
-        svg.to_str().unwrap(),
-    ]);
+    // Same seed, same run, for every thread count (timings aside).
     let counts = |s: &str| -> Vec<String> {
-        s.lines()
-            .filter(|l| l.contains("candidate pairs") || l.trim_start().starts_with("hits"))
+        let mut lines: Vec<String> = s
+            .lines()
+            .take_while(|l| !l.starts_with("time per phase"))
             .map(str::to_owned)
-            .collect()
+            .collect();
+        lines.extend(
+            s.lines()
+                .filter(|l| l.starts_with("world"))
+                .map(str::to_owned),
+        );
+        lines
     };
-    assert_eq!(counts(&out), counts(&again));
+    assert!(counts(&out).len() >= 8, "{out}");
+    for threads in ["1", "2", "8"] {
+        let again = stdout_of(&[
+            "demo",
+            "--shapes",
+            "200",
+            "--frames",
+            "5",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--svg",
+            svg.to_str().unwrap(),
+        ]);
+        assert_eq!(counts(&out), counts(&again), "--threads {threads}");
+    }
 }
 
 #[test]
@@ -658,7 +673,7 @@ fn verbose_logs_go_to_stderr_only() {
     assert_eq!(quiet.stdout, loud.stdout);
     assert!(quiet.stderr.is_empty());
     let log = String::from_utf8(loud.stderr).unwrap();
-    for span in ["read", "broad", "narrow"] {
+    for span in ["read", "world", "pairs"] {
         assert!(log.contains(span), "{span} not in {log}");
     }
 }
