@@ -27,7 +27,6 @@ use crate::output::{quote, Out, OutputFile};
 use crate::scene_world::SceneWorld;
 use clap::Args;
 use sepax_broadphase::BroadPhase;
-use sepax_narrowphase::intersect::aabb_aabb;
 use sepax_scene::svg::{render_svg, DrawShape, DrawWitness, SvgOptions};
 use sepax_scene::Scene;
 use sepax_shapes::math::Real;
@@ -94,6 +93,11 @@ struct Walk {
     stopped: bool,
     /// The last pair looked at, when stopped.
     last: Option<(usize, usize)>,
+}
+
+/// Closed-set overlap of two boxes on all three axes, exactly (no rounding band).
+fn overlap(a: &Aabb, b: &Aabb) -> bool {
+    (0..3).all(|k| a.min()[k] <= b.max()[k] && b.min()[k] <= a.max()[k])
 }
 
 /// A scene on the world, ready to be walked (once per output).
@@ -178,7 +182,7 @@ impl<'a> Job<'a> {
                     let j = self.world.index(ColliderId::from_bits(bits));
                     if j > i
                         && j < boxes.len()
-                        && aabb_aabb::intersects(b, &boxes[j])
+                        && overlap(b, &boxes[j])
                         && upto((i, j))
                     {
                         count += 1;
