@@ -136,7 +136,7 @@ impl<'a> Job<'a> {
         let mut walk = Walk::default();
         let mut failed = None;
         let mut written = 0u64;
-        self.world.for_each_touching(&self.placements, |i, j| {
+        self.world.for_each_touching(|i, j| {
             walk.hits += 1;
             let step = if self.max_pairs.is_some_and(|m| written >= m) {
                 Ok(ControlFlow::Break(()))
@@ -180,11 +180,7 @@ impl<'a> Job<'a> {
             tree.query_aabb(b, |p| {
                 if let Some(bits) = tree.user(p) {
                     let j = self.world.index(ColliderId::from_bits(bits));
-                    if j > i
-                        && j < boxes.len()
-                        && overlap(b, &boxes[j])
-                        && upto((i, j))
-                    {
+                    if j > i && j < boxes.len() && overlap(b, &boxes[j]) && upto((i, j)) {
                         count += 1;
                     }
                 }

@@ -23,7 +23,6 @@ use crate::input::{load_scene, CliError};
 use crate::output::{quote, Out};
 use crate::scene_world::{world_error, SceneWorld};
 use clap::Args;
-use sepax_narrowphase::intersect::intersects_shapes;
 use sepax_scene::Scene;
 use sepax_shapes::Shape;
 use sepax_world::PairEvent;
@@ -67,21 +66,14 @@ fn run_frames(
             }
         }
     }
-    let mut placements: Vec<Shape> = scene.shapes.iter().map(|s| s.shape).collect();
-    let SceneWorld {
-        mut world,
-        ids,
-        self_pairs,
-    } = SceneWorld::new(scene, &placements, &moving)?;
+    let placements: Vec<Shape> = scene.shapes.iter().map(|s| s.shape).collect();
+    let SceneWorld { mut world, ids } = SceneWorld::new(scene, &placements, &moving)?;
     let index = |id| ids.binary_search(&id).unwrap_or(usize::MAX);
-    // Listed self pairs (a shape listed with itself) are not the world's: tracked here.
-    let mut self_touching = vec![false; self_pairs.len()];
     let mut out = FrameEvents::default();
     for k in 0..scene.frame_count() {
         let _span = tracing::debug_span!("frame", k).entered();
         if k > 0 {
             for &(i, shape) in &scene.frames[k - 1].poses {
-                placements[i] = shape;
                 world
                     .set_shape(ids[i], shape)
                     .map_err(|e| world_error(scene, Some(k), &e))?;
@@ -96,18 +88,6 @@ fn run_frames(
         out.begin = pairs(&events.begin);
         out.end = pairs(&events.end);
         out.touching = events.stats.touching;
-        for (n, &i) in self_pairs.iter().enumerate() {
-            let now = intersects_shapes(&placements[i], &placements[i]).unwrap_or(false);
-            match (self_touching[n], now) {
-                (false, true) => out.begin.push((i, i)),
-                (true, false) => out.end.push((i, i)),
-                _ => {}
-            }
-            self_touching[n] = now;
-            out.touching += usize::from(now);
-        }
-        out.begin.sort_unstable();
-        out.end.sort_unstable();
         f(k, &out)?;
     }
     Ok(())

@@ -6,11 +6,10 @@
 //! move are static colliders, those that move kinematic ones. The scene's layers and masks
 //! become each collider's membership and mask (a missing one is every bit). When the scene lists
 //! `pairs`, every collider gets the negative group `-1` (no pair collides) and each listed pair
-//! whose layers and masks allow it an explicit `true` entry, which decides alone; a listed pair
-//! naming one shape twice, which the world cannot hold, is kept aside ([`SceneWorld::self_pairs`]).
+//! whose layers and masks allow it an explicit `true` entry, which decides alone (the scene reader
+//! refuses a pair that names one shape twice).
 
 use crate::input::{layers_allow, listed_pairs, CliError};
-use sepax_narrowphase::intersect::intersects_shapes;
 use sepax_scene::{Scene, SceneShape};
 use sepax_shapes::Shape;
 use sepax_world::{
@@ -23,8 +22,6 @@ pub struct SceneWorld {
     pub world: World,
     /// The collider of each shape, in file order (increasing).
     pub ids: Vec<ColliderId>,
-    /// Shapes `i` listed as a pair `(i, i)` whose layer and mask allow it, in file order.
-    pub self_pairs: Vec<usize>,
 }
 
 /// The world's filter for a scene shape's layer and mask (`group`: see the module docs).
@@ -67,27 +64,18 @@ impl SceneWorld {
                 "internal: collider ids are not in file order",
             ));
         }
-        let mut self_pairs = Vec::new();
         if let Some(listed) = &scene.pairs {
             for (i, j) in listed_pairs(listed) {
                 let (a, b) = (&scene.shapes[i], &scene.shapes[j]);
                 if !layers_allow(a, b) {
                     continue;
                 }
-                if i == j {
-                    self_pairs.push(i);
-                } else {
-                    world
-                        .allow_pair(ids[i], ids[j], true)
-                        .map_err(|e| world_error(scene, None, &e))?;
-                }
+                world
+                    .allow_pair(ids[i], ids[j], true)
+                    .map_err(|e| world_error(scene, None, &e))?;
             }
         }
-        Ok(Self {
-            world,
-            ids,
-            self_pairs,
-        })
+        Ok(Self { world, ids })
     }
 
     /// The shape index of a collider of this world.
@@ -97,43 +85,10 @@ impl SceneWorld {
     }
 
     /// Calls `f(i, j)` for every touching pair of the current placements that the scene's
-    /// filter admits, `i <= j` in file order (a listed self pair `(i, i)` included), sorted by
-    /// `(i, j)`, until `f` breaks. `placements` are the shapes as placed now (for self pairs).
-    pub fn for_each_touching(
-        &self,
-        placements: &[Shape],
-        mut f: impl FnMut(usize, usize) -> Visit,
-    ) {
-        let mut selfs = self
-            .self_pairs
-            .iter()
-            .copied()
-            .filter(|&i| intersects_shapes(&placements[i], &placements[i]).unwrap_or(false))
-            .peekable();
-        let mut stopped = false;
-        self.world.for_each_touching(|a, b| {
-            let (i, j) = (self.index(a), self.index(b));
-            while let Some(&k) = selfs.peek() {
-                if k > i {
-                    break;
-                }
-                selfs.next();
-                if f(k, k) == Visit::Stop {
-                    stopped = true;
-                    return Visit::Stop;
-                }
-            }
-            let v = f(i, j);
-            stopped = v == Visit::Stop;
-            v
-        });
-        if !stopped {
-            for k in selfs {
-                if f(k, k) == Visit::Stop {
-                    return;
-                }
-            }
-        }
+    /// filter admits, `i < j` in file order, sorted by `(i, j)`, until `f` stops the walk.
+    pub fn for_each_touching(&self, mut f: impl FnMut(usize, usize) -> Visit) {
+        self.world
+            .for_each_touching(|a, b| f(self.index(a), self.index(b)));
     }
 }
 

@@ -363,6 +363,8 @@ fn printing_commands(dir: &Path) -> Vec<Vec<String>> {
         s(&["check", &scene]),
         s(&["check", "--json", "--contacts", "--explain", &scene]),
         s(&["explain", &scene, "p", "q"]),
+        s(&["play", &scene]),
+        s(&["play", "--json", "--threads", "2", &scene]),
         s(&["fit", &mesh]),
         s(&["clash", &mesh]),
         s(&["demo", "--shapes", "20", "--frames", "2", "--svg", &svg]),
