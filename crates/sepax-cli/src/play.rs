@@ -93,6 +93,24 @@ fn run_frames(
     Ok(())
 }
 
+/// One frame of the JSON document (fields in this order).
+#[derive(serde::Serialize)]
+struct JsonFrame<'a> {
+    frame: usize,
+    begin: Vec<[&'a str; 2]>,
+    end: Vec<[&'a str; 2]>,
+    touching: usize,
+}
+
+/// The summary of the JSON document.
+#[derive(serde::Serialize)]
+struct JsonSummary {
+    frames: usize,
+    begin: u64,
+    end: u64,
+    touching: usize,
+}
+
 /// Runs `sepax play`.
 pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     let scene = load_scene(&args.scene)?;
@@ -111,12 +129,12 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
             let names =
                 |l: &[(usize, usize)]| l.iter().map(|&(i, j)| [id(i), id(j)]).collect::<Vec<_>>();
             out.write_str(if k == 0 { "\n" } else { ",\n" })?;
-            out.json(&serde_json::json!({
-                "frame": k,
-                "begin": names(&ev.begin),
-                "end": names(&ev.end),
-                "touching": ev.touching,
-            }))
+            out.json(&JsonFrame {
+                frame: k,
+                begin: names(&ev.begin),
+                end: names(&ev.end),
+                touching: ev.touching,
+            })
         } else {
             for (what, list) in [("begin", &ev.begin), ("end", &ev.end)] {
                 for &(i, j) in list {
@@ -133,12 +151,12 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     let frames = scene.frame_count();
     if args.json {
         out.write_str("\n],\"summary\":")?;
-        out.json(&serde_json::json!({
-            "frames": frames,
-            "begin": begins,
-            "end": ends,
-            "touching": touching,
-        }))?;
+        out.json(&JsonSummary {
+            frames,
+            begin: begins,
+            end: ends,
+            touching,
+        })?;
         out.write_str("}\n")?;
     } else {
         out.line(&format!(
