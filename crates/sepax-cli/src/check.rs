@@ -6,8 +6,14 @@
 //! Ids in text output are printed as [`crate::output::quote`] gives them (quoted with JSON
 //! escapes unless made only of safe printable characters).
 //!
-//! Pairs are written as they are found ([`crate::pairs`]), so memory stays proportional to the
-//! scene whatever the number of pairs. Exit status: 0 whatever was found, 1 with `--fail-on-hit`
+//! The scene is put on the collision world ([`crate::scene_world`]: every pair tested, layers,
+//! masks and listed pairs compiled to the world's filter) and its touching pairs are streamed
+//! from `World::for_each_touching`, written as they are found, so memory stays proportional to
+//! the scene whatever the number of pairs. The JSON `stats` count as `candidates` the pairs
+//! whose world AABBs overlap (or the listed pairs) up to where the output stopped, in a second
+//! pass over the world's tree without narrow work (`ms.broad`); `ms.narrow` is the walk over
+//! the touching pairs (the world's tree queries and narrow-phase tests). `--threads` is accepted
+//! for symmetry with `play` and `demo`; the streaming walk runs on one thread. Exit status: 0 whatever was found, 1 with `--fail-on-hit`
 //! when a pair intersects, [`EXIT_MAX_PAIRS`] when `--max-pairs N` stopped the output (the first
 //! `N` pairs were written, complete: text lines or a closed JSON document with
 //! `"stats": {"stopped_at_max_pairs": true}`), 2 on bad input with one line on stderr and nothing
