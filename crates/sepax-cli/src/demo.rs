@@ -11,6 +11,7 @@
 //! floor and walls plainly, the touching shapes highlighted and those whose contact began in
 //! the last frame marked; the output is the same for every thread count (timings aside).
 
+use crate::exec::Exec;
 use crate::input::CliError;
 use crate::output::{Out, OutputFile};
 use clap::Args;
