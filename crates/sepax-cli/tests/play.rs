@@ -407,3 +407,27 @@ fn a_full_disk_is_one_line_and_status_2() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("cannot write to standard output"), "{err}");
 }
+
+#[test]
+fn the_documented_example_prints_as_documented() {
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/scene-format.md"),
+    )
+    .unwrap();
+    // The page's first JSON block is the example scene; the play section shows its output.
+    let block = |fence: &str, nth: usize| -> String {
+        let start = doc.match_indices(fence).nth(nth).unwrap().0 + fence.len();
+        let len = doc[start..].find("```").unwrap();
+        doc[start..start + len].to_owned()
+    };
+    let path = scratch("documented.json", &block("```json\n", 0));
+    let text = doc.find("### What `sepax play` prints").unwrap();
+    let after = |fence: &str| {
+        let start = text + doc[text..].find(fence).unwrap() + fence.len();
+        let len = doc[start..].find("```").unwrap();
+        doc[start..start + len].to_owned()
+    };
+    let p = path.to_str().unwrap();
+    assert_eq!(stdout_of(&["play", p]), after("```text\n"));
+    assert_eq!(stdout_of(&["play", "--json", p]), after("```json\n"));
+}
