@@ -11,6 +11,7 @@
 //! floor and walls plainly, the touching shapes highlighted and those whose contact began in
 //! the last frame marked; the output is the same for every thread count (timings aside).
 
+use crate::demo_report::{report, Last, Stats};
 use crate::exec::Exec;
 use crate::input::CliError;
 use crate::output::{Out, OutputFile};
@@ -21,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use sepax_scene::svg::{render_drawing, Style, StyledShape, SvgOptions};
 use sepax_shapes::math::{Point3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeError, Sphere};
-use sepax_world::{ColliderDesc, ColliderId, Events, Kind, Report, World};
+use sepax_world::{ColliderDesc, ColliderId, Kind, Report, World};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,11 +64,11 @@ pub const MAX_SHAPE_FRAMES: u64 = 1_000_000_000;
 /// Time step of a frame, in seconds.
 const DT: Real = 1.0 / 60.0;
 /// Height of the room's walls.
-const HEIGHT: Real = 8.0;
+pub const HEIGHT: Real = 8.0;
 /// Thickness of the floor and walls.
 const THICKNESS: Real = 1.0;
 /// Number of static shapes (floor + 4 walls), which come first.
-const STATIC: usize = 5;
+pub const STATIC: usize = 5;
 
 /// How a moving shape is described between frames.
 #[derive(Debug, Clone, Copy)]
@@ -91,13 +92,18 @@ enum Body {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Mover {
+pub struct Mover {
     center: Point3,
     velocity: Vector3,
     body: Body,
 }
 
 impl Mover {
+    /// The shape kind's name (`obb`, `aabb`, `sphere`, `capsule`).
+    pub fn kind(&self) -> &'static str {
+        kind_name(&self.body)
+    }
+
     fn shape(&self) -> Result<Shape, ShapeError> {
         let c = self.center;
         Ok(match self.body {
@@ -277,66 +283,8 @@ fn generate(rng: &mut ChaCha8Rng, n: usize, l: f64) -> Vec<Mover> {
         .collect()
 }
 
-/// Running statistics over frames.
-#[derive(Default)]
-struct Stats {
-    move_ms: f64,
-    broad_ms: f64,
-    filter_ms: f64,
-    narrow_ms: f64,
-    events_ms: f64,
-    candidates: u64,
-    tested: u64,
-    reused: u64,
-    hits: u64,
-    min_hits: u64,
-    max_hits: u64,
-    begin: u64,
-    persist: u64,
-    end: u64,
-}
-
-impl Stats {
-    fn add(&mut self, e: &Events) {
-        let st = &e.stats;
-        self.broad_ms += st.time.broad.as_secs_f64() * 1e3;
-        self.filter_ms += st.time.filter.as_secs_f64() * 1e3;
-        self.narrow_ms += st.time.narrow.as_secs_f64() * 1e3;
-        self.events_ms += st.time.events.as_secs_f64() * 1e3;
-        self.candidates += st.candidates as u64;
-        self.tested += st.pairs_tested as u64;
-        self.reused += st.reused as u64;
-        let h = st.touching as u64;
-        self.hits += h;
-        self.min_hits = self.min_hits.min(h);
-        self.max_hits = self.max_hits.max(h);
-        self.begin += e.begin.len() as u64;
-        self.persist += e.persist.len() as u64;
-        self.end += e.end.len() as u64;
-    }
-}
-
-/// What the report says about the last frame.
-struct Last<'a> {
-    events: &'a Events,
-    highlighted: usize,
-    svg_ms: f64,
-}
-
 fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
-}
-
-fn thousands(x: u64) -> String {
-    let s = x.to_string();
-    let mut out = String::new();
-    for (k, ch) in s.chars().enumerate() {
-        if k > 0 && (s.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// Runs `sepax demo`.
@@ -489,116 +437,4 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
     out.write_str(&report)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The statistics report, as printed.
-fn report(
-    args: &DemoArgs,
-    movers: &[Mover],
-    shapes: &[Shape],
-    l: Real,
-    stats: &Stats,
-    run_s: f64,
-    last: &Last<'_>,
-) -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    // Writing to a String cannot fail, so the results of `writeln!` are ignored.
-    let count = |name: &str| movers.iter().filter(|m| kind_name(&m.body) == name).count();
-    let frames = args.frames as f64;
-    let n = shapes.len() as u64;
-    let all_pairs = n * n.saturating_sub(1) / 2;
-    let per = |x: u64| x as f64 / frames;
-    let pct = |x: u64, of: u64| {
-        if of == 0 {
-            0.0
-        } else {
-            100.0 * x as f64 / of as f64
-        }
-    };
-    let side = 2.0 * l as f64;
-    let _ = writeln!(
-        s,
-        "sepax demo: seed {}, {} frames of {} shapes in a {side:.1} x {:.1} x {side:.1} room",
-        args.seed, args.frames, n, HEIGHT as f64
-    );
-    let _ = writeln!(
-        s,
-        "  shapes: {} static (floor, 4 walls), {} OBBs, {} AABBs, {} spheres, {} capsules",
-        STATIC,
-        count("obb"),
-        count("aabb"),
-        count("sphere"),
-        count("capsule")
-    );
-    let _ = writeln!(s, "per frame (average over {} frames):", args.frames);
-    let _ = writeln!(
-        s,
-        "  candidate pairs  {:>10.1}   ({:.3}% of the {} pairs of an all-pairs loop)",
-        per(stats.candidates),
-        pct(stats.candidates, all_pairs * args.frames),
-        thousands(all_pairs)
-    );
-    let _ = writeln!(
-        s,
-        "  narrow tests     {:>10.1}   ({:.1} reused unchanged)",
-        per(stats.tested),
-        per(stats.reused)
-    );
-    let _ = writeln!(
-        s,
-        "  touching         {:>10.1}   (min {}, max {}; {:.1}% of candidates)",
-        per(stats.hits),
-        stats.min_hits,
-        stats.max_hits,
-        pct(stats.hits, stats.candidates)
-    );
-    let _ = writeln!(
-        s,
-        "  events           {:>10.1} begin, {:.1} persist, {:.1} end",
-        per(stats.begin),
-        per(stats.persist),
-        per(stats.end)
-    );
-    let _ = writeln!(s, "time per phase       total ms    ms/frame");
-    let total =
-        stats.move_ms + stats.broad_ms + stats.filter_ms + stats.narrow_ms + stats.events_ms;
-    for (name, ms) in [
-        ("move + set_shape", stats.move_ms),
-        ("broad (trees)", stats.broad_ms),
-        ("filter + cache", stats.filter_ms),
-        ("narrow", stats.narrow_ms),
-        ("events", stats.events_ms),
-        ("all phases", total),
-    ] {
-        let _ = writeln!(s, "  {name:<16} {ms:>10.1}  {:>10.3}", ms / frames);
-    }
-    let _ = writeln!(s,
-        "summary: {} frames in {run_s:.2} s ({:.0} frames/s); {} narrow-phase tests ({:.1} M/s), {} begin, {} end",
-        args.frames,
-        frames / run_s.max(1e-9),
-        thousands(stats.tested),
-        stats.tested as f64 / (stats.narrow_ms.max(1e-9) * 1e3),
-        thousands(stats.begin),
-        thousands(stats.end)
-    );
-    let e = last.events;
-    let st = &e.stats;
-    let _ = writeln!(
-        s,
-        "world (last frame): moving tree depth {}, SAH cost {:.1}; static tree depth {}, SAH cost {:.1}",
-        st.moving_tree_depth, st.moving_tree_sah as f64, st.static_tree_depth, st.static_tree_sah as f64
-    );
-    let _ = writeln!(
-        s,
-        "last frame: {} touching ({} begin, {} persist, {} end), {} shapes highlighted in {} (written in {:.0} ms)",
-        st.touching,
-        e.begin.len(),
-        e.persist.len(),
-        e.end.len(),
-        last.highlighted,
-        args.svg.display(),
-        last.svg_ms
-    );
-    s
 }
