@@ -6,8 +6,14 @@
 //! Ids in text output are printed as [`crate::output::quote`] gives them (quoted with JSON
 //! escapes unless made only of safe printable characters).
 //!
-//! Pairs are written as they are found ([`crate::pairs`]), so memory stays proportional to the
-//! scene whatever the number of pairs. Exit status: 0 whatever was found, 1 with `--fail-on-hit`
+//! The scene is put on the collision world ([`crate::scene_world`]: every pair tested, layers,
+//! masks and listed pairs compiled to the world's filter) and its touching pairs are streamed
+//! from `World::for_each_touching`, written as they are found, so memory stays proportional to
+//! the scene whatever the number of pairs. The JSON `stats` count as `candidates` the pairs
+//! whose world AABBs overlap (or the listed pairs) up to where the output stopped, in a second
+//! pass over the world's tree without narrow work (`ms.broad`); `ms.narrow` is the walk over
+//! the touching pairs (the world's tree queries and narrow-phase tests). `--threads` is accepted
+//! for symmetry with `play` and `demo`; the streaming walk runs on one thread. Exit status: 0 whatever was found, 1 with `--fail-on-hit`
 //! when a pair intersects, [`EXIT_MAX_PAIRS`] when `--max-pairs N` stopped the output (the first
 //! `N` pairs were written, complete: text lines or a closed JSON document with
 //! `"stats": {"stopped_at_max_pairs": true}`), 2 on bad input with one line on stderr and nothing
@@ -22,15 +28,16 @@
 //! `"points"` in each pair object.
 
 use crate::check_report::{contact_of, explanation_of, JsonPair, PairContact, Witnessed};
-use crate::input::{layers_allow, listed_pairs, load_scene, CliError};
+use crate::input::{listed_pairs, load_scene, CliError};
 use crate::output::{quote, Out, OutputFile};
-use crate::pairs::{visit_sorted_pairs, Candidates, Visited};
+use crate::scene_world::SceneWorld;
 use clap::Args;
-use sepax_narrowphase::intersect::intersects_shapes;
+use sepax_broadphase::BroadPhase;
 use sepax_scene::svg::{render_svg, DrawShape, DrawWitness, SvgOptions};
 use sepax_scene::Scene;
 use sepax_shapes::math::Real;
-use sepax_shapes::Aabb;
+use sepax_shapes::{Aabb, Shape};
+use sepax_world::{ColliderId, Visit};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -71,6 +78,11 @@ pub struct CheckArgs {
     /// status 3.
     #[arg(long, value_name = "N")]
     pub max_pairs: Option<u64>,
+    /// Threads, 1 to 256, accepted for symmetry with `demo` and `play`: the output is the same
+    /// for every number (the streaming walk over the world's touching pairs runs on one).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=crate::exec::MAX_THREADS))]
+    pub threads: u64,
 }
 
 /// Milliseconds of `secs`, to the microsecond.
@@ -78,63 +90,110 @@ fn ms(secs: f64) -> f64 {
     (secs * 1e6).round() / 1e3
 }
 
-/// A scene with its candidate source, ready to be walked (once per output).
+/// What a walk over the intersecting pairs did.
+#[derive(Debug, Clone, Copy, Default)]
+struct Walk {
+    /// Intersecting pairs handed on (the one that hit `--max-pairs` included).
+    hits: usize,
+    /// Whether the walk was stopped (by `--max-pairs` or the visitor).
+    stopped: bool,
+    /// The last pair looked at, when stopped.
+    last: Option<(usize, usize)>,
+}
+
+/// Closed-set overlap of two boxes on all three axes, exactly (no rounding band).
+fn overlap(a: &Aabb, b: &Aabb) -> bool {
+    (0..3).all(|k| a.min()[k] <= b.max()[k] && b.min()[k] <= a.max()[k])
+}
+
+/// A scene on the world, ready to be walked (once per output).
 struct Job<'a> {
     scene: &'a Scene,
-    boxes: Vec<Aabb>,
+    world: SceneWorld,
+    placements: Vec<Shape>,
     listed: Option<Vec<(usize, usize)>>,
     max_pairs: Option<u64>,
 }
 
 impl<'a> Job<'a> {
-    fn new(scene: &'a Scene, max_pairs: Option<u64>) -> Self {
+    fn new(scene: &'a Scene, max_pairs: Option<u64>) -> Result<Self, CliError> {
         let listed = scene.pairs.as_ref().map(|l| listed_pairs(l));
-        let boxes = match listed {
-            Some(_) => Vec::new(),
-            None => scene.shapes.iter().map(|s| s.shape.world_aabb()).collect(),
-        };
-        Self {
+        let placements: Vec<Shape> = scene.shapes.iter().map(|s| s.shape).collect();
+        let world = SceneWorld::new(scene, &placements, &vec![false; placements.len()])?;
+        Ok(Self {
             scene,
-            boxes,
+            world,
+            placements,
             listed,
             max_pairs,
-        }
+        })
     }
 
     fn id(&self, i: usize) -> &'a str {
         &self.scene.shapes[i].id
     }
 
-    /// Walks the intersecting pairs in order, at most `max_pairs` of them, through `f` (which
-    /// may stop the walk).
+    /// Walks the intersecting pairs in order (the world's touching pairs), at most
+    /// `max_pairs` of them, through `f` (which may stop the walk).
     fn hits(
         &self,
         mut f: impl FnMut(usize, usize) -> Result<ControlFlow<()>, CliError>,
-    ) -> Result<Visited, CliError> {
-        let candidates = match &self.listed {
-            Some(l) => Candidates::Listed(l),
-            None => Candidates::Overlapping(&self.boxes),
-        };
-        let shapes = &self.scene.shapes;
+    ) -> Result<Walk, CliError> {
+        let mut walk = Walk::default();
+        let mut failed = None;
         let mut written = 0u64;
-        visit_sorted_pairs(
-            candidates,
-            |i, j| {
-                let (a, b) = (&shapes[i], &shapes[j]);
-                if !layers_allow(a, b) {
-                    return Ok(false);
-                }
-                intersects_shapes(&a.shape, &b.shape)
-                    .map_err(|e| CliError::new(format!("shapes {:?} and {:?}: {e}", a.id, b.id)))
-            },
-            |i, j| {
-                if self.max_pairs.is_some_and(|m| written >= m) {
-                    return Ok(ControlFlow::Break(()));
-                }
+        self.world.for_each_touching(|i, j| {
+            walk.hits += 1;
+            let step = if self.max_pairs.is_some_and(|m| written >= m) {
+                Ok(ControlFlow::Break(()))
+            } else {
                 written += 1;
                 f(i, j)
-            },
-        )
+            };
+            match step {
+                Ok(ControlFlow::Continue(())) => Visit::Continue,
+                Ok(ControlFlow::Break(())) => {
+                    walk.stopped = true;
+                    walk.last = Some((i, j));
+                    Visit::Stop
+                }
+                Err(e) => {
+                    failed = Some(e);
+                    Visit::Stop
+                }
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(walk),
+        }
+    }
+
+    /// The candidate pairs up to `last` (all when `None`), in the same order: the listed pairs,
+    /// or the pairs whose world AABBs overlap (closed sets), found with the world's static tree.
+    fn candidates(&self, last: Option<(usize, usize)>) -> usize {
+        let upto = |p: (usize, usize)| last.is_none_or(|l| p <= l);
+        if let Some(l) = &self.listed {
+            return l.iter().filter(|&&p| upto(p)).count();
+        }
+        let boxes: Vec<Aabb> = self.placements.iter().map(Shape::world_aabb).collect();
+        let tree = self.world.world.static_tree();
+        let mut count = 0;
+        for (i, b) in boxes.iter().enumerate() {
+            if last.is_some_and(|l| i > l.0) {
+                break;
+            }
+            tree.query_aabb(b, |p| {
+                if let Some(bits) = tree.user(p) {
+                    let j = self.world.index(ColliderId::from_bits(bits));
+                    if j > i && j < boxes.len() && overlap(b, &boxes[j]) && upto((i, j)) {
+                        count += 1;
+                    }
+                }
+                Visit::Continue
+            });
+        }
+        count
     }
 
     /// Walks the pairs to explain (every listed pair, or the intersecting pairs written) that
@@ -167,7 +226,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     let svg = args.svg.as_deref().map(OutputFile::create).transpose()?;
     let scene = load_scene(&args.scene)?;
     let read_ms = ms(t0.elapsed().as_secs_f64());
-    let job = Job::new(&scene, args.max_pairs);
+    let job = {
+        let _span = tracing::info_span!("world", shapes = scene.shapes.len()).entered();
+        Job::new(&scene, args.max_pairs)?
+    };
     // The picture is finished before anything is printed: if it fails, stdout stays empty.
     if let Some(file) = svg {
         let _span = tracing::info_span!("svg", path = %file.path().display()).entered();
@@ -203,23 +265,25 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     let pairs_secs = t.elapsed().as_secs_f64();
     let written = visited.hits - usize::from(visited.stopped);
     tracing::info!(
-        candidates = visited.candidates,
         written,
         stopped = visited.stopped,
-        broad_ms = ms(visited.broad_secs),
-        narrow_ms = ms(pairs_secs - visited.broad_secs),
+        pairs_ms = ms(pairs_secs),
         "pairs written"
     );
     if args.json {
+        // The candidates are counted in a second pass of the world's tree, without narrow work.
+        let t = Instant::now();
+        let candidates = job.candidates(visited.last);
+        let broad_secs = t.elapsed().as_secs_f64();
         let stats = serde_json::json!({
             "shapes": scene.shapes.len(),
-            "candidates": visited.candidates,
+            "candidates": candidates,
             "pairs": written,
             "stopped_at_max_pairs": visited.stopped,
             "ms": {
                 "read": read_ms,
-                "broad": ms(visited.broad_secs),
-                "narrow": ms((pairs_secs - visited.broad_secs).max(0.0)),
+                "broad": ms(broad_secs),
+                "narrow": ms(pairs_secs),
                 "total": ms(t0.elapsed().as_secs_f64()),
             },
         });

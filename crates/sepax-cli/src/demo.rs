@@ -1,23 +1,28 @@
-//! `sepax demo`: a seeded room full of moving shapes, run frame by frame through the same
-//! pipeline as `sepax check` (world AABBs, sort-and-sweep, narrow phase), with per-phase timings
-//! and a picture of the last frame.
+//! `sepax demo`: a seeded room full of moving shapes, run frame by frame through the collision
+//! world (`set_shape` for each moving shape, then `World::update` on `--threads N`), with the
+//! begin / persist / end events per frame, the world's statistics and per-phase timings, and a
+//! picture of the last frame.
 //!
-//! The room is a floor and four walls (static AABBs). The moving shapes are oriented boxes with
-//! random rotations and spins, some axis-aligned boxes, spheres and spinning capsules, all with
-//! constant velocities that flip when a shape's world AABB leaves the room. Pairs of static shapes
-//! (the walls stand on the floor, so they touch) are not tested.
+//! The room is a floor and four walls (static colliders). The moving shapes (dynamic colliders
+//! reporting persist events) are oriented boxes with random rotations and spins, some
+//! axis-aligned boxes, spheres and spinning capsules, all with constant velocities that flip
+//! when a shape's world AABB leaves the room. Pairs of static shapes (the walls stand on the
+//! floor, so they touch) are not tested: the world's default pair policy. The picture draws the
+//! floor and walls plainly, the touching shapes highlighted and those whose contact began in
+//! the last frame marked; the output is the same for every thread count (timings aside).
 
+use crate::demo_report::{report, Last, Stats};
+use crate::exec::Exec;
 use crate::input::CliError;
 use crate::output::{Out, OutputFile};
-use crate::sweep::SweepAndPrune;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sepax_narrowphase::intersect::intersects_shapes;
-use sepax_scene::svg::{render_svg, DrawShape, SvgOptions};
+use sepax_scene::svg::{render_drawing, Style, StyledShape, SvgOptions};
 use sepax_shapes::math::{Point3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeError, Sphere};
+use sepax_world::{ColliderDesc, ColliderId, Kind, Report, World};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,6 +47,10 @@ pub struct DemoArgs {
     /// run starts and removed again if the run fails.
     #[arg(long, value_name = "PATH", default_value = "demo.svg")]
     pub svg: PathBuf,
+    /// Threads of the world's narrow phase, 1 to 256 (the output is the same for every number).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=crate::exec::MAX_THREADS))]
+    pub threads: u64,
 }
 
 /// Most moving shapes `--shapes` accepts (memory is a few hundred bytes per shape).
@@ -55,11 +64,11 @@ pub const MAX_SHAPE_FRAMES: u64 = 1_000_000_000;
 /// Time step of a frame, in seconds.
 const DT: Real = 1.0 / 60.0;
 /// Height of the room's walls.
-const HEIGHT: Real = 8.0;
+pub const HEIGHT: Real = 8.0;
 /// Thickness of the floor and walls.
 const THICKNESS: Real = 1.0;
 /// Number of static shapes (floor + 4 walls), which come first.
-const STATIC: usize = 5;
+pub const STATIC: usize = 5;
 
 /// How a moving shape is described between frames.
 #[derive(Debug, Clone, Copy)]
@@ -83,13 +92,18 @@ enum Body {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Mover {
+pub struct Mover {
     center: Point3,
     velocity: Vector3,
     body: Body,
 }
 
 impl Mover {
+    /// The shape kind's name (`obb`, `aabb`, `sphere`, `capsule`).
+    pub fn kind(&self) -> &'static str {
+        kind_name(&self.body)
+    }
+
     fn shape(&self) -> Result<Shape, ShapeError> {
         let c = self.center;
         Ok(match self.body {
@@ -269,32 +283,8 @@ fn generate(rng: &mut ChaCha8Rng, n: usize, l: f64) -> Vec<Mover> {
         .collect()
 }
 
-/// Running statistics over frames.
-#[derive(Default)]
-struct Stats {
-    move_ms: f64,
-    broad_ms: f64,
-    narrow_ms: f64,
-    candidates: u64,
-    hits: u64,
-    min_hits: u64,
-    max_hits: u64,
-}
-
 fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
-}
-
-fn thousands(x: u64) -> String {
-    let s = x.to_string();
-    let mut out = String::new();
-    for (k, ch) in s.chars().enumerate() {
-        if k > 0 && (s.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// Runs `sepax demo`.
@@ -331,7 +321,6 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
             .enumerate()
             .map(|(k, m)| format!("{}{k}", kind_name(&m.body))),
     );
-    let mut aabbs: Vec<Aabb> = shapes.iter().map(Shape::world_aabb).collect();
     tracing::info!(room_half_side = l as f64, "scene generated");
 
     let bar = if std::io::stderr().is_terminal() {
@@ -345,9 +334,20 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
         bar.set_style(style);
     }
 
-    let mut sweep = SweepAndPrune::new();
-    let mut candidates = Vec::new();
-    let mut hits: Vec<(usize, usize)> = Vec::new();
+    let exec = Exec::new(args.threads)?;
+    let mut world = World::new();
+    let descs = shapes.iter().enumerate().map(|(k, s)| {
+        let d = ColliderDesc::new(*s).report(Report::Persist);
+        if k < STATIC {
+            d.kind(Kind::Static)
+        } else {
+            d
+        }
+    });
+    let mut handles = Vec::with_capacity(shapes.len());
+    world
+        .insert_many(descs, &mut handles)
+        .map_err(|e| CliError::new(format!("demo: {e}")))?;
     let mut stats = Stats {
         min_hits: u64::MAX,
         ..Stats::default()
@@ -361,46 +361,30 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
             for (k, m) in movers.iter_mut().enumerate() {
                 m.advance();
                 let shape = m.shape().map_err(demo_err)?;
-                let bounds = shape.world_aabb();
-                m.bounce(&bounds, l);
+                m.bounce(&shape.world_aabb(), l);
                 shapes[STATIC + k] = shape;
-                aabbs[STATIC + k] = bounds;
+                world
+                    .set_shape(handles[STATIC + k], shape)
+                    .map_err(|e| CliError::new(format!("demo: {}: {e}", ids[STATIC + k])))?;
             }
         }
         stats.move_ms += ms_since(t);
-
-        let t = Instant::now();
-        {
-            let _s = tracing::debug_span!("broad").entered();
-            sweep.candidates(&aabbs, &mut candidates);
-            // The walls stand on the floor: static pairs touch by construction and are skipped.
-            candidates.retain(|&(_, j)| j >= STATIC);
-        }
-        stats.broad_ms += ms_since(t);
-
-        let t = Instant::now();
-        {
-            let _s = tracing::debug_span!("narrow").entered();
-            hits.clear();
-            for &(i, j) in &candidates {
-                let hit = intersects_shapes(&shapes[i], &shapes[j])
-                    .map_err(|e| CliError::new(format!("demo: {} and {}: {e}", ids[i], ids[j])))?;
-                if hit {
-                    hits.push((i, j));
-                }
-            }
-        }
-        stats.narrow_ms += ms_since(t);
-
-        let h = hits.len() as u64;
-        stats.candidates += candidates.len() as u64;
-        stats.hits += h;
-        stats.min_hits = stats.min_hits.min(h);
-        stats.max_hits = stats.max_hits.max(h);
-        tracing::debug!(candidates = candidates.len(), hits = h, "frame done");
+        let events = world.update(&exec);
+        stats.add(events);
+        let h = events.stats.touching as u64;
+        tracing::debug!(
+            candidates = events.stats.candidates,
+            touching = h,
+            begin = events.begin.len(),
+            end = events.end.len(),
+            "frame done"
+        );
         bar.inc(1);
         if frame.is_multiple_of(16) {
-            bar.set_message(format!("{} candidates, {h} hits", candidates.len()));
+            bar.set_message(format!(
+                "{} candidates, {h} touching",
+                events.stats.candidates
+            ));
         }
     }
     let run_s = started.elapsed().as_secs_f64();
@@ -408,20 +392,28 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
 
     // The picture of the last frame.
     let t = Instant::now();
-    let mut hit = vec![false; shapes.len()];
-    for &(i, j) in &hits {
-        hit[i] = true;
-        hit[j] = true;
+    let index = |id: ColliderId| handles.binary_search(&id).unwrap_or(usize::MAX);
+    let mut style = vec![Style::Plain; shapes.len()];
+    for p in world.touching() {
+        for id in [p.0, p.1] {
+            if let Some(s) = style.get_mut(index(id)) {
+                *s = Style::Touching;
+            }
+        }
     }
-    let draw: Vec<DrawShape<'_>> = shapes
+    for e in &world.events().begin {
+        for id in [e.pair.0, e.pair.1] {
+            if let Some(s) = style.get_mut(index(id)) {
+                *s = Style::Began;
+            }
+        }
+    }
+    style[..STATIC].fill(Style::Static);
+    let draw: Vec<StyledShape<'_>> = shapes
         .iter()
         .zip(&ids)
-        .zip(&hit)
-        .map(|((shape, id), &highlighted)| DrawShape {
-            id,
-            shape,
-            highlighted,
-        })
+        .zip(&style)
+        .map(|((shape, id), &style)| StyledShape { id, shape, style })
         .collect();
     let options = SvgOptions {
         title: format!(
@@ -432,102 +424,17 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
         ),
         ..SvgOptions::default()
     };
-    svg.finish(&render_svg(&draw, &[], &options))?;
+    svg.finish(&render_drawing(&draw, &[], &[], &options))?;
     let svg_ms = ms_since(t);
+    let last = Last {
+        events: world.events(),
+        highlighted: style.iter().filter(|&&s| s >= Style::Touching).count(),
+        svg_ms,
+    };
 
     let mut out = Out::stdout();
-    let report = report(
-        args, &movers, &shapes, l, &stats, run_s, &hits, &hit, svg_ms,
-    );
+    let report = report(args, &movers, &shapes, l, &stats, run_s, &last);
     out.write_str(&report)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The statistics report, as printed.
-#[allow(clippy::too_many_arguments)]
-fn report(
-    args: &DemoArgs,
-    movers: &[Mover],
-    shapes: &[Shape],
-    l: Real,
-    stats: &Stats,
-    run_s: f64,
-    last_hits: &[(usize, usize)],
-    highlighted: &[bool],
-    svg_ms: f64,
-) -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    // Writing to a String cannot fail, so the results of `writeln!` are ignored.
-    let count = |name: &str| movers.iter().filter(|m| kind_name(&m.body) == name).count();
-    let frames = args.frames as f64;
-    let n = shapes.len() as u64;
-    let all_pairs = n * n.saturating_sub(1) / 2;
-    let avg_candidates = stats.candidates as f64 / frames;
-    let avg_hits = stats.hits as f64 / frames;
-    let side = 2.0 * l as f64;
-    let _ = writeln!(
-        s,
-        "sepax demo: seed {}, {} frames of {} shapes in a {side:.1} x {:.1} x {side:.1} room",
-        args.seed, args.frames, n, HEIGHT as f64
-    );
-    let _ = writeln!(
-        s,
-        "  shapes: {} static (floor, 4 walls), {} OBBs, {} AABBs, {} spheres, {} capsules",
-        STATIC,
-        count("obb"),
-        count("aabb"),
-        count("sphere"),
-        count("capsule")
-    );
-    let _ = writeln!(s, "per frame (average over {} frames):", args.frames);
-    let _ =
-        writeln!(s,
-        "  candidate pairs  {avg_candidates:>10.1}   ({:.3}% of the {} pairs of an all-pairs loop)",
-        if all_pairs == 0 {
-            0.0
-        } else {
-            100.0 * avg_candidates / all_pairs as f64
-        },
-        thousands(all_pairs)
-    );
-    let _ = writeln!(
-        s,
-        "  hits             {avg_hits:>10.1}   (min {}, max {}; {:.1}% of candidates)",
-        stats.min_hits,
-        stats.max_hits,
-        if stats.candidates == 0 {
-            0.0
-        } else {
-            100.0 * stats.hits as f64 / stats.candidates as f64
-        }
-    );
-    let _ = writeln!(s, "time per phase       total ms    ms/frame");
-    let total = stats.move_ms + stats.broad_ms + stats.narrow_ms;
-    for (name, ms) in [
-        ("move + aabb", stats.move_ms),
-        ("broad (sweep)", stats.broad_ms),
-        ("narrow", stats.narrow_ms),
-        ("all phases", total),
-    ] {
-        let _ = writeln!(s, "  {name:<16} {ms:>10.1}  {:>10.3}", ms / frames);
-    }
-    let tests = stats.candidates;
-    let _ = writeln!(s,
-        "summary: {} frames in {run_s:.2} s ({:.0} frames/s); {} narrow-phase tests ({:.1} M/s), {} hits",
-        args.frames,
-        frames / run_s.max(1e-9),
-        thousands(tests),
-        tests as f64 / (stats.narrow_ms.max(1e-9) * 1e3),
-        thousands(stats.hits)
-    );
-    let _ = writeln!(
-        s,
-        "last frame: {} hits, {} shapes highlighted in {} (written in {svg_ms:.0} ms)",
-        last_hits.len(),
-        highlighted.iter().filter(|&&h| h).count(),
-        args.svg.display()
-    );
-    s
 }

@@ -2,14 +2,17 @@
 //!
 //! For box pairs (AABB, OBB) the sentence comes from the separating-axis witness of
 //! `sepax_narrowphase::intersect::explain`: the axis that separates the boxes and the gap along it,
-//! or the axis of least overlap and the depth. Other pairs only say whether they intersect.
+//! or the axis of least overlap and the depth. Other pairs give the depth and normal of the
+//! narrow phase's minimum translation (`contact::penetration`) when they intersect, and the
+//! distance and closest points (`distance::closest_points_shapes`) when they do not.
 
 use crate::input::{load_scene, CliError};
 use crate::output::{quote, Out};
 use clap::Args;
 use sepax_narrowphase::intersect::{self, BoxWitness, Classification, SatAxis};
+use sepax_narrowphase::{contact, distance};
 use sepax_scene::Scene;
-use sepax_shapes::math::Real;
+use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::Shape;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -119,7 +122,8 @@ pub fn witness_sentence(a: &str, b: &str, w: &BoxWitness) -> String {
     }
 }
 
-/// The sentence for any pair: the witness for boxes, otherwise whether the shapes intersect.
+/// The sentence for any pair: the witness for boxes; otherwise the depth along the normal of an
+/// intersecting pair, or the distance and closest points of a separated one.
 pub fn describe(a: &str, sa: &Shape, b: &str, sb: &Shape) -> Result<String, CliError> {
     if let Some(w) = box_witness(sa, sb) {
         let d = &w.direction;
@@ -133,12 +137,62 @@ pub fn describe(a: &str, sa: &Shape, b: &str, sb: &Shape) -> Result<String, CliE
     }
     let hit = intersect::intersects_shapes(sa, sb)
         .map_err(|e| CliError::new(format!("{a} and {b}: {e}")))?;
+    let kinds = format!("{} and {}", sa.kind().name(), sb.kind().name());
+    let not_finite = |what: &str| {
+        CliError::new(format!(
+            "{a} and {b}: the {what} is not a finite number in this build's precision"
+        ))
+    };
+    if hit {
+        // The overlap test is the verdict (as in `check`); the depth and normal come from the
+        // narrow phase's minimum translation.
+        let p =
+            contact::penetration(sa, sb).map_err(|e| CliError::new(format!("{a} and {b}: {e}")))?;
+        return Ok(match p {
+            Some(p) if p.depth > 0.0 => {
+                if !finite(&p.normal) || !p.depth.is_finite() {
+                    return Err(not_finite("penetration depth or normal"));
+                }
+                format!(
+                    "{a} and {b} intersect: depth {} along {} from {a} toward {b} ({kinds})",
+                    length(p.depth),
+                    vector(&p.normal)
+                )
+            }
+            _ => format!("{a} and {b} touch (depth 0, within rounding; {kinds})"),
+        });
+    }
+    let c = distance::closest_points_shapes(sa, sb)
+        .map_err(|e| CliError::new(format!("{a} and {b}: {e}")))?;
+    if !c.distance.is_finite() || !finite(&c.point_a.coords) || !finite(&c.point_b.coords) {
+        return Err(not_finite("distance or a closest point"));
+    }
     Ok(format!(
-        "{a} and {b} {} ({} and {}: no separating-axis witness, explain gives one for box pairs only)",
-        if hit { "intersect" } else { "do not intersect" },
-        sa.kind().name(),
-        sb.kind().name()
+        "{a} and {b} do not intersect: distance {} between {} on {a} and {} on {b} ({kinds})",
+        length(c.distance),
+        vector(&c.point_a.coords),
+        vector(&c.point_b.coords)
     ))
+}
+
+fn finite(v: &Vector3) -> bool {
+    v.iter().all(|x| x.is_finite())
+}
+
+/// A vector for people: `(x, y, z)` with four decimals (no `-0`).
+fn vector(v: &Vector3) -> String {
+    let c = |x: Real| {
+        let s = format!("{:.4}", x as f64);
+        if s.trim_start_matches('-')
+            .chars()
+            .all(|ch| ch == '0' || ch == '.')
+        {
+            s.trim_start_matches('-').to_owned()
+        } else {
+            s
+        }
+    };
+    format!("({}, {}, {})", c(v.x), c(v.y), c(v.z))
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //!   scripts, optional explanations and picture).
 //! - `sepax explain SCENE A B`: why two shapes touch or not, in words.
 //! - `sepax demo`: a seeded room of moving shapes run through the whole pipeline, with timings.
+//! - `sepax play SCENE`: a scene's frames run through the collision world, one line per begin or
+//!   end event.
 //! - `sepax fit MESH`: the bounding box of a mesh file by one of five methods.
 //! - `sepax clash MODEL_OR_DIR`: which parts of a model touch, confirmed at triangle level.
 //!
@@ -21,12 +23,15 @@ mod check;
 mod check_report;
 mod clash;
 mod demo;
+mod demo_report;
+mod exec;
 mod explain;
 mod fit;
 mod input;
 mod output;
 mod pairs;
-mod sweep;
+mod play;
+mod scene_world;
 
 use clap::{ArgAction, Parser, Subcommand};
 use input::CliError;
@@ -61,6 +66,9 @@ enum Command {
     /// Run a seeded room of moving boxes, spheres and capsules through the broad and narrow
     /// phases, print per-phase statistics and write an SVG of the last frame.
     Demo(demo::DemoArgs),
+    /// Run a scene's `frames` through the collision world: one line per begin or end event
+    /// (`frame K begin A B`), then a summary.
+    Play(play::PlayArgs),
     /// Fit a bounding box to a mesh file (OBJ, STL, PLY, glTF): print the box, its volume and its
     /// ratio to the AABB and to the exact minimum.
     Fit(fit::FitArgs),
@@ -135,6 +143,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Demo(args) => demo::run(args),
+        Command::Play(args) => play::run(args),
         Command::Fit(args) => fit::run(args),
         Command::Clash(args) => clash::run(args),
     };

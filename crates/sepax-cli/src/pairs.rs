@@ -1,4 +1,4 @@
-//! The pairs of a set of boxes in sorted order, found as they are visited: memory proportional
+//! Candidate pairs for `clash` (parts, then triangles): the pairs of a set of boxes in sorted order, found as they are visited: memory proportional
 //! to the number of boxes, however many pairs there are.
 //!
 //! For each first index `i` in turn, the partners `j > i` whose boxes overlap box `i` (closed
@@ -33,8 +33,6 @@ pub struct Visited {
 pub enum Candidates<'a> {
     /// Every pair of these boxes that overlap (closed sets).
     Overlapping(&'a [Aabb]),
-    /// Exactly these pairs, `(i, j)` with `i < j`, sorted, without repeats.
-    Listed(&'a [(usize, usize)]),
 }
 
 /// Hands every candidate pair to `test` in `(i, j)` order, and each pair that `test` accepts to
@@ -57,13 +55,6 @@ pub fn visit_sorted_pairs<E>(
         Ok(true)
     };
     match candidates {
-        Candidates::Listed(pairs) => {
-            for &(i, j) in pairs {
-                if !step(i, j, &mut done)? {
-                    break;
-                }
-            }
-        }
         Candidates::Overlapping(boxes) => {
             let t = Instant::now();
             let index = BoxTree::new(boxes);
@@ -330,22 +321,5 @@ mod tests {
             ControlFlow::Break(())
         });
         assert_eq!(n, 1);
-    }
-
-    #[test]
-    fn listed_pairs_in_their_order() {
-        let listed = [(0, 2), (1, 3), (2, 3)];
-        let mut seen = Vec::new();
-        let done = visit_sorted_pairs::<()>(
-            Candidates::Listed(&listed),
-            |i, _| Ok(i != 1),
-            |i, j| {
-                seen.push((i, j));
-                Ok(ControlFlow::Continue(()))
-            },
-        )
-        .unwrap();
-        assert_eq!(seen, vec![(0, 2), (2, 3)]);
-        assert_eq!(done.candidates, 3);
     }
 }

@@ -265,13 +265,41 @@ fn explain_touching() {
 }
 
 #[test]
-fn explain_non_box_pairs_say_whether_they_intersect() {
+fn explain_non_box_pairs_give_depth_or_distance() {
+    // The ball (radius 1 at the origin) reaches x = 1, the rod's surface starts at 1.4 - 0.5.
     assert_eq!(
         explain("mix.json", "ball", "rod"),
-        "ball and rod intersect (sphere and capsule: no separating-axis witness, explain gives \
-         one for box pairs only)\n"
+        "ball and rod intersect: depth 0.1000 along (1.0000, 0.0000, 0.0000) from ball toward rod \
+         (sphere and capsule)\n"
     );
-    assert!(explain("mix.json", "dot", "sliver").starts_with("dot and sliver do not intersect"));
+    // The pill's top is at 3.6 + 0.2, the far ball's bottom at 5 - 1.
+    assert_eq!(
+        explain("mix.json", "pill", "far_ball"),
+        "pill and far_ball do not intersect: distance 0.2000 between (0.0000, 3.8000, 0.0000) on \
+         pill and (0.0000, 4.0000, 0.0000) on far_ball (capsule and sphere)\n"
+    );
+    // The rod's end cap (x up to 3.5) crosses the triangle's plane x = 2.5 by its radius.
+    assert!(
+        explain("mix.json", "rod", "tri").starts_with("rod and tri intersect: depth "),
+        "{}",
+        explain("mix.json", "rod", "tri")
+    );
+    let dot = explain("mix.json", "dot", "sliver");
+    assert!(
+        dot.starts_with("dot and sliver do not intersect: distance "),
+        "{dot}"
+    );
+    // A box with a non-box shape: depth or distance too (sliver and box intersect in `check`).
+    let b = explain("mix.json", "sliver", "box");
+    assert!(
+        b.starts_with("sliver and box intersect: depth ") || b.starts_with("sliver and box touch"),
+        "{b}"
+    );
+    let far = explain("mix.json", "box", "far_ball");
+    assert!(
+        far.starts_with("box and far_ball do not intersect: distance "),
+        "{far}"
+    );
 }
 
 #[test]
@@ -581,11 +609,13 @@ fn demo_runs_and_prints_statistics() {
     for needle in [
         "5 frames of 205 shapes",
         "candidate pairs",
-        "hits",
-        "move + aabb",
-        "broad (sweep)",
+        "touching",
+        "events",
+        "move + set_shape",
+        "broad (trees)",
         "narrow",
         "summary: 5 frames",
+        "world (last frame): moving tree depth",
     ] {
         assert!(out.contains(needle), "{needle:?} not in\n{out}");
     }
@@ -597,24 +627,37 @@ fn demo_runs_and_prints_statistics() {
         .count();
     assert_eq!(outlines, 2 * 205);
     // Same seed, same run (timings aside).
-    let again = stdout_of(&[
-        "demo",
-        "--shapes",
-        "200",
-        "--frames",
-        "5",
-        "--seed",
-        "3",
-        "--svg",
-        svg.to_str().unwrap(),
-    ]);
+    // Same seed, same run, for every thread count (timings aside).
     let counts = |s: &str| -> Vec<String> {
-        s.lines()
-            .filter(|l| l.contains("candidate pairs") || l.trim_start().starts_with("hits"))
+        let mut lines: Vec<String> = s
+            .lines()
+            .take_while(|l| !l.starts_with("time per phase"))
             .map(str::to_owned)
-            .collect()
+            .collect();
+        lines.extend(
+            s.lines()
+                .filter(|l| l.starts_with("world"))
+                .map(str::to_owned),
+        );
+        lines
     };
-    assert_eq!(counts(&out), counts(&again));
+    assert!(counts(&out).len() >= 8, "{out}");
+    for threads in ["1", "2", "8"] {
+        let again = stdout_of(&[
+            "demo",
+            "--shapes",
+            "200",
+            "--frames",
+            "5",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--svg",
+            svg.to_str().unwrap(),
+        ]);
+        assert_eq!(counts(&out), counts(&again), "--threads {threads}");
+    }
 }
 
 #[test]
@@ -658,7 +701,7 @@ fn verbose_logs_go_to_stderr_only() {
     assert_eq!(quiet.stdout, loud.stdout);
     assert!(quiet.stderr.is_empty());
     let log = String::from_utf8(loud.stderr).unwrap();
-    for span in ["read", "broad", "narrow"] {
+    for span in ["read", "world", "pairs"] {
         assert!(log.contains(span), "{span} not in {log}");
     }
 }
