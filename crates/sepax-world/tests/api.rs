@@ -435,3 +435,87 @@ fn streaming_visits_every_pair_of_a_pile_in_order_without_an_update() {
     });
     assert_eq!(seen, 10);
 }
+
+/// Largest coordinate difference between two manifolds (normal, depth, points), and whether
+/// their feature ids agree; `None` when their point counts differ.
+fn manifold_gap(
+    a: &sepax_narrowphase::contact::ContactManifold,
+    b: &sepax_narrowphase::contact::ContactManifold,
+) -> Option<(Real, bool)> {
+    if a.points.len() != b.points.len() {
+        return None;
+    }
+    let mut gap = (a.normal - b.normal).amax().max((a.depth - b.depth).abs());
+    let mut same_ids = true;
+    for (p, q) in a.points.iter().zip(&b.points) {
+        same_ids &= p.id == q.id;
+        gap = gap
+            .max((p.point_a - q.point_a).amax())
+            .max((p.point_b - q.point_b).amax())
+            .max((p.depth - q.depth).abs());
+    }
+    Some((gap, same_ids))
+}
+
+#[test]
+fn shift_origin_moves_cached_manifolds_into_the_new_frame() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let config = WorldConfig {
+        policy: PairPolicy::AllPairs,
+        ..Default::default()
+    };
+    let mut w = World::with_config(config).unwrap();
+    let mut descs = Vec::new();
+    for i in 0..80 {
+        let kind = [Kind::Static, Kind::Kinematic, Kind::Dynamic][i % 3];
+        let d = ColliderDesc::new(common::shape(&mut rng))
+            .pose(common::pose(&mut rng, 2.0))
+            .kind(kind)
+            .report(Report::Manifolds);
+        w.insert(d.clone()).unwrap();
+        descs.push(d);
+    }
+    let first = w.update(&Serial);
+    assert!(first.manifolds.len() > 20, "{}", first.manifolds.len());
+    let origin = Vector3::new(1000.0, -500.0, 250.0);
+    w.shift_origin(origin).unwrap();
+    let ev = w.update(&Serial);
+    assert!(ev.begin.is_empty() && ev.end.is_empty(), "no events");
+
+    // A fresh world at the shifted poses (as the world stores them).
+    let mut fresh = World::with_config(config).unwrap();
+    for ((id, c), d) in w.iter().zip(&descs) {
+        let id2 = fresh.insert(d.clone().pose(*c.pose())).unwrap();
+        assert_eq!(id, id2);
+    }
+    fresh.update(&Serial);
+    let pairs: Vec<PairKey> = w.touching().collect();
+    assert_eq!(pairs, fresh.touching().collect::<Vec<_>>());
+    // The shift rounds each coordinate once at the magnitude of the new frame (|origin|):
+    // the fresh world's manifolds are computed from shapes rounded so, the kept ones are the
+    // old manifolds with `origin` subtracted (one rounding more). Normals and clipped points
+    // are built from differences of those coordinates over features 0.1 to 1 wide, which
+    // amplifies that rounding a few times: 16 ulp of |origin|_max is the bound (up to 7 seen). Where two
+    // features are that close to tied, the rounding may pick the other one: the points agree
+    // within the bound but the feature ids need not (a few pairs out of hundreds).
+    let tol = 16.0 * Real::EPSILON * origin.amax();
+    let (mut compared, mut other_ids, mut worst) = (0, 0, 0.0 as Real);
+    for k in &pairs {
+        let (m, f) = (w.manifold(k.0, k.1), fresh.manifold(k.0, k.1));
+        assert_eq!(m.is_some(), f.is_some(), "{k:?}");
+        if let (Some(m), Some(f)) = (m, f) {
+            let (gap, same_ids) =
+                manifold_gap(m, f).unwrap_or_else(|| panic!("{k:?}: {m:?} vs {f:?}"));
+            assert!(gap <= tol, "{k:?}: gap {gap} > {tol}");
+            worst = worst.max(gap);
+            other_ids += usize::from(!same_ids);
+            compared += 1;
+        }
+    }
+    eprintln!("{compared} manifolds, worst gap {worst}, {other_ids} with other feature ids");
+    assert!(
+        other_ids * 20 <= compared,
+        "{other_ids} of {compared} feature ids differ"
+    );
+    assert!(compared > 20, "{compared} manifolds compared");
+}

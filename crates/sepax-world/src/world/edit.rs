@@ -274,10 +274,13 @@ impl<B: MovingPhase> World<B> {
         Ok(())
     }
 
-    /// Moves the origin to `origin`: every pose's translation becomes `translation - origin`
-    /// and both trees are rebuilt. Pair results are kept as they are (the scene did not move
-    /// relative to itself), so the shift causes no begin or end event. Errors (naming the
-    /// collider) when a placed shape would leave the finite range; nothing changes then.
+    /// Moves the origin to `origin`: every pose's translation becomes `translation - origin`,
+    /// both trees are rebuilt, and the kept contact points become `point - origin` (the same
+    /// one subtraction as the poses; normals and depths do not depend on the frame). Pair
+    /// results are kept (the scene did not move relative to itself), so the shift causes no
+    /// begin or end event; a kept manifold then differs from one computed on the shifted
+    /// shapes only by the rounding of the shift. Errors (naming the collider) when a placed
+    /// shape would leave the finite range; nothing changes then.
     pub fn shift_origin(&mut self, origin: Vector3) -> Result<(), WorldError> {
         let mut placed = Vec::with_capacity(self.colliders.len());
         for (id, c) in &self.colliders {
@@ -312,6 +315,13 @@ impl<B: MovingPhase> World<B> {
         self.moving.insert_bulk(&mov, &mut proxies);
         for (&(_, bits), p) in stat.iter().chain(mov.iter()).zip(proxies) {
             self.colliders[ColliderId::from_bits(bits)].proxy = Some(p);
+        }
+        // The last update's manifolds are what the next one reuses and what readers see.
+        for m in &mut self.events.manifolds {
+            for p in &mut m.points {
+                p.point_a -= origin;
+                p.point_b -= origin;
+            }
         }
         Ok(())
     }
