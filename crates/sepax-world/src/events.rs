@@ -117,8 +117,15 @@ pub struct Events {
     pub persist: Vec<PairEvent>,
     /// Pairs that stopped touching, were removed, disabled or filtered out.
     pub end: Vec<PairEvent>,
-    /// This update's manifolds, in pair-key order of the touching pairs that have one.
+    /// This update's manifolds, in pair-key order of the pairs that have one: the touching
+    /// pairs, and the speculative ones (see [`Events::speculative`]).
     pub manifolds: Vec<ContactManifold>,
+    /// Speculative contacts: pairs that report manifolds, pass the filter and do not touch,
+    /// but whose gap is within `WorldConfig::contact.margin` (a manifold with negative
+    /// depths, as [`sepax_narrowphase::contact::ContactConfig::margin`] defines). They are not
+    /// touching (no begin, persist or end event); each entry is the pair and the index of its
+    /// manifold in [`Events::manifolds`], sorted by pair key. Empty when the margin is 0.
+    pub speculative: Vec<(PairKey, u32)>,
     /// Statistics.
     pub stats: UpdateStats,
 }
@@ -129,6 +136,7 @@ impl Events {
         self.persist.clear();
         self.end.clear();
         self.manifolds.clear();
+        self.speculative.clear();
         self.stats = UpdateStats::default();
     }
 }

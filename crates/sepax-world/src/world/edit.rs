@@ -41,7 +41,7 @@ impl<B: MovingPhase> World<B> {
         for c in ready {
             let enabled = c.desc.enabled;
             let is_static = c.desc.kind == Kind::Static;
-            let aabb = c.world_aabb;
+            let aabb = c.broad_aabb(self.config.contact.margin);
             let id = self.colliders.insert(c);
             ids.push(id);
             if enabled {
@@ -180,6 +180,7 @@ impl<B: MovingPhase> World<B> {
         aabb: Aabb,
     ) {
         let epoch = self.epoch;
+        let margin = self.config.contact.margin;
         let c = &mut self.colliders[id];
         let old = c.world_aabb.center();
         c.desc.pose = pose;
@@ -190,11 +191,12 @@ impl<B: MovingPhase> World<B> {
         c.world_aabb = aabb;
         c.changed = epoch;
         let displacement = aabb.center() - old;
+        let broad = c.broad_aabb(margin);
         if let Some(p) = c.proxy {
             if c.desc.kind == Kind::Static {
-                self.statics.update(p, aabb, Vector3::zeros());
+                self.statics.update(p, broad, Vector3::zeros());
             } else {
-                self.moving.update(p, aabb, displacement);
+                self.moving.update(p, broad, displacement);
             }
         }
     }
@@ -295,11 +297,13 @@ impl<B: MovingPhase> World<B> {
             .expect("the tree's own settings are valid");
         let mut stat = Vec::new();
         let mut mov = Vec::new();
+        let margin = self.config.contact.margin;
         for &(id, pose, s, b) in &placed {
             let c = &mut self.colliders[id];
             c.desc.pose = pose;
             c.world_shape = s;
             c.world_aabb = b;
+            let b = c.broad_aabb(margin);
             if let Some(p) = c.proxy.take() {
                 if c.desc.kind == Kind::Static {
                     stat.push((b, id.to_bits()));
@@ -331,10 +335,11 @@ impl<B: MovingPhase> World<B> {
         if !c.desc.enabled || c.proxy.is_some() {
             return;
         }
+        let b = c.broad_aabb(self.config.contact.margin);
         let p = if c.desc.kind == Kind::Static {
-            self.statics.insert(c.world_aabb, id.to_bits())
+            self.statics.insert(b, id.to_bits())
         } else {
-            self.moving.insert(c.world_aabb, id.to_bits())
+            self.moving.insert(b, id.to_bits())
         };
         c.proxy = Some(p);
     }

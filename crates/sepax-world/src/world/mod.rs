@@ -107,6 +107,9 @@ pub(crate) struct Scratch {
 ///   passes gives that pair's `end` at the next update (flags `REMOVED` or `FILTERED`); a pair
 ///   that starts passing the filter while overlapping gives `begin`.
 /// - Edits between updates are not events: only the state at each update counts.
+/// - With a contact margin ([`WorldConfig::contact`]), a manifold pair within the margin that
+///   does not touch gets a speculative manifold (negative depths), listed in
+///   [`Events::speculative`]; it is not touching and has no event.
 /// - A pair whose two colliders did not change since the last update keeps its result and its
 ///   manifold without a new test.
 /// - The output is the same bit for bit whatever the [`crate::Executor`] and thread count.
@@ -224,7 +227,8 @@ impl<B: MovingPhase> World<B> {
     }
 
     /// The manifold of `a` and `b` at the last update (normal from the smaller id toward the
-    /// larger), if the pair reports manifolds and has contact points.
+    /// larger), if the pair reports manifolds and has contact points: touching, or
+    /// speculative (not touching, within the contact margin; see [`Events::speculative`]).
     pub fn manifold(&self, a: ColliderId, b: ColliderId) -> Option<&ContactManifold> {
         let t = self.find_tested(PairKey::new(a, b))?;
         self.events.manifolds.get(t.manifold as usize)

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::narrow::{ChunkOut, Ctx, Mode, Work, CHUNK};
 use super::{Tested, World};
-use crate::collider::{Collider, Kind, Report};
+use crate::collider::{grow_saturating, Collider, Kind, Report};
 use crate::events::{EventFlags, Events, PairEvent, NO_MANIFOLD};
 use crate::executor::Executor;
 use crate::filter::PairPolicy;
@@ -120,7 +120,13 @@ impl<B: MovingPhase> World<B> {
                 reused += 1;
                 continue;
             }
-            if !aabb_aabb::intersects(&a.world_aabb, &b.world_aabb) {
+            let margin = self.config.contact.margin;
+            let near = if mode == Mode::Manifold && margin > 0.0 {
+                aabb_aabb::intersects(&grow_saturating(&a.world_aabb, margin), &b.world_aabb)
+            } else {
+                aabb_aabb::intersects(&a.world_aabb, &b.world_aabb)
+            };
+            if !near {
                 boxed += 1;
                 continue;
             }
@@ -167,9 +173,13 @@ impl<B: MovingPhase> World<B> {
             for o in &out.items {
                 let work = w.next().expect("one outcome per work item");
                 let mut manifold = NO_MANIFOLD;
-                if let (true, Some(m)) = (o.touching, &o.manifold) {
+                // A manifold of a pair that does not touch is speculative (within the margin).
+                if let Some(m) = &o.manifold {
                     manifold = manifolds.len() as u32;
                     manifolds.push(m.clone());
+                    if !o.touching {
+                        self.events.speculative.push((work.pair, manifold));
+                    }
                 }
                 tested.push(Tested {
                     pair: work.pair,
