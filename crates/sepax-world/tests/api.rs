@@ -519,3 +519,47 @@ fn shift_origin_moves_cached_manifolds_into_the_new_frame() {
     );
     assert!(compared > 20, "{compared} manifolds compared");
 }
+
+#[test]
+fn contacts_lists_the_touching_manifolds_in_pair_order() {
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let config = WorldConfig {
+        contact: sepax_narrowphase::contact::ContactConfig::with_margin(0.1),
+        ..Default::default()
+    };
+    let mut w = World::with_config(config).unwrap();
+    for i in 0..60u64 {
+        let report = [Report::BeginEnd, Report::Persist, Report::Manifolds][(i % 3) as usize];
+        w.insert(
+            ColliderDesc::new(common::shape(&mut rng))
+                .pose(common::pose(&mut rng, 2.0))
+                .sensor(i % 11 == 0)
+                .report(report),
+        )
+        .unwrap();
+    }
+    let ev = w.update(&Serial).clone();
+    let listed: Vec<(PairKey, _)> = w.contacts().map(|(k, m)| (k, m.clone())).collect();
+    let expected: Vec<(PairKey, _)> = ev
+        .begin
+        .iter()
+        .filter_map(|e| Some((e.pair, e.manifold(&ev)?.clone())))
+        .collect();
+    assert!(listed.len() > 10, "{} contacts", listed.len());
+    assert_eq!(
+        listed, expected,
+        "every touching pair's manifold, in pair order"
+    );
+    assert!(
+        !ev.speculative.is_empty(),
+        "the margin gives speculative pairs too"
+    );
+    assert!(ev
+        .speculative
+        .iter()
+        .all(|(k, _)| listed.binary_search_by(|(p, _)| p.cmp(k)).is_err()));
+    assert!(
+        w.touching().count() > listed.len(),
+        "pairs without manifolds are left out"
+    );
+}

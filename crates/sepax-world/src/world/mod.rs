@@ -234,6 +234,15 @@ impl<B: MovingPhase> World<B> {
         self.events.manifolds.get(t.manifold as usize)
     }
 
+    /// The touching pairs of the last update that have a manifold, with it, in pair-key order
+    /// (what a solver iterates; speculative pairs are in [`Events::speculative`]).
+    pub fn contacts(&self) -> impl Iterator<Item = (PairKey, &ContactManifold)> + '_ {
+        self.tested
+            .iter()
+            .filter(|t| t.touching)
+            .filter_map(|t| Some((t.pair, self.events.manifolds.get(t.manifold as usize)?)))
+    }
+
     fn find_tested(&self, key: PairKey) -> Option<&Tested> {
         self.tested
             .binary_search_by(|t| t.pair.cmp(&key))
