@@ -7,6 +7,7 @@ mod common;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sepax_broadphase::sorted_grid::SortedGrid;
+use sepax_broadphase::BroadPhase;
 use sepax_shapes::math::{Isometry3, Point3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Shape, Sphere};
 use sepax_world::{
@@ -561,5 +562,75 @@ fn contacts_lists_the_touching_manifolds_in_pair_order() {
     assert!(
         w.touching().count() > listed.len(),
         "pairs without manifolds are left out"
+    );
+}
+
+#[test]
+fn set_kind_moves_between_trees_with_filter_like_events() {
+    let mut w = World::new();
+    let floor = w
+        .insert(ColliderDesc::new(unit_box()).kind(Kind::Static).user(1))
+        .unwrap();
+    let crate_ = w
+        .insert(ColliderDesc::new(unit_box()).pose(at(0.5)).user(2))
+        .unwrap();
+    let wall = w
+        .insert(
+            ColliderDesc::new(unit_box())
+                .pose(at(-1.0))
+                .kind(Kind::Static),
+        )
+        .unwrap();
+    assert_eq!(w.update(&Serial).begin.len(), 1, "floor-crate only");
+    assert_eq!(
+        (w.static_tree().len(), w.moving_broad_phase().len()),
+        (2, 1)
+    );
+
+    // The crate comes to rest: static-static is skipped by the default policy.
+    w.set_kind(crate_, Kind::Static).unwrap();
+    assert_eq!(
+        (w.static_tree().len(), w.moving_broad_phase().len()),
+        (3, 0)
+    );
+    let ev = w.update(&Serial);
+    assert_eq!(ev.end.len(), 1);
+    assert_eq!(ev.end[0].pair, PairKey::new(floor, crate_));
+    assert!(ev.end[0].flags.contains(EventFlags::FILTERED));
+    assert!(!w.is_touching(floor, crate_));
+
+    // The wall becomes kinematic: it touches the floor (at x = -0.5), not the crate.
+    w.set_kind(wall, Kind::Kinematic).unwrap();
+    assert_eq!(
+        (w.static_tree().len(), w.moving_broad_phase().len()),
+        (2, 1)
+    );
+    let ev = w.update(&Serial);
+    let begun: Vec<PairKey> = ev.begin.iter().map(|e| e.pair).collect();
+    assert_eq!(begun, vec![PairKey::new(floor, wall)]);
+    // Kinematic to dynamic stays in the moving phase: nothing changes.
+    w.set_kind(wall, Kind::Dynamic).unwrap();
+    assert_eq!(w.get(wall).unwrap().kind(), Kind::Dynamic);
+    let ev = w.update(&Serial);
+    assert!(ev.begin.is_empty() && ev.end.is_empty());
+    // An explicit entry between statics keeps the pair when the crate becomes static again.
+    w.set_kind(crate_, Kind::Dynamic).unwrap();
+    w.allow_pair(floor, crate_, true).unwrap();
+    assert_eq!(w.update(&Serial).begin.len(), 1);
+    w.set_kind(crate_, Kind::Static).unwrap();
+    let ev = w.update(&Serial);
+    assert!(
+        ev.begin.is_empty() && ev.end.is_empty(),
+        "the entry decides"
+    );
+    assert!(w.is_touching(floor, crate_));
+    w.set_kind(crate_, Kind::Kinematic).unwrap();
+    w.update(&Serial);
+    assert!(w.is_touching(floor, crate_));
+
+    w.remove(wall).unwrap();
+    assert_eq!(
+        w.set_kind(wall, Kind::Static).unwrap_err(),
+        WorldError::StaleId(wall)
     );
 }

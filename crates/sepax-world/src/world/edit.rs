@@ -1,5 +1,5 @@
-//! Edits: insert, remove, poses, shapes, filters, enabled flags, explicit pair entries and the
-//! origin shift. All validate their input first and change nothing on error.
+//! Edits: insert, remove, poses, shapes, kinds, filters, enabled flags, explicit pair entries
+//! and the origin shift. All validate their input first and change nothing on error.
 
 use smallvec::SmallVec;
 
@@ -236,6 +236,34 @@ impl<B: MovingPhase> World<B> {
             self.add_proxy(id);
         } else {
             self.drop_proxy(id);
+        }
+        Ok(())
+    }
+
+    /// Sets a collider's kind, moving it between the static tree and the moving colliders'
+    /// broad phase when it becomes or stops being static. Pairs that the pair policy then
+    /// excludes (static–static under the default) end (flag `FILTERED`) at the next update, as
+    /// for a filter change; pairs it now admits begin if they touch.
+    pub fn set_kind(&mut self, id: ColliderId, kind: Kind) -> Result<(), WorldError> {
+        let c = self.get(id)?;
+        let (was_static, is_static) = (c.desc.kind == Kind::Static, kind == Kind::Static);
+        if was_static == is_static {
+            self.colliders[id].desc.kind = kind;
+            return Ok(());
+        }
+        // Explicit `true` entries with static colliders join two statics now, or stop to.
+        let statics = c
+            .pairs
+            .iter()
+            .filter(|&&(o, allowed)| allowed && self.colliders[o].desc.kind == Kind::Static)
+            .count();
+        self.drop_proxy(id);
+        self.colliders[id].desc.kind = kind;
+        self.add_proxy(id);
+        if is_static {
+            self.forced_static += statics;
+        } else {
+            self.forced_static -= statics;
         }
         Ok(())
     }
