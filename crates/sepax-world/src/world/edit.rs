@@ -50,6 +50,7 @@ impl<B: MovingPhase> World<B> {
             }
         }
         let mut proxies = Vec::new();
+        self.static_pairs_valid = false;
         // Each bulk insert rebuilds its whole tree: skipped when it gets nothing.
         if !stat.is_empty() {
             self.statics.insert_many(stat.iter().copied(), &mut proxies);
@@ -258,7 +259,11 @@ impl<B: MovingPhase> World<B> {
             .filter(|&&(o, allowed)| allowed && self.colliders[o].desc.kind == Kind::Static)
             .count();
         self.drop_proxy(id);
-        self.colliders[id].desc.kind = kind;
+        let epoch = self.epoch;
+        let c = &mut self.colliders[id];
+        c.desc.kind = kind;
+        // Its proxy changed trees: its pairs are looked for (and tested) again.
+        c.changed = epoch;
         self.add_proxy(id);
         if is_static {
             self.forced_static += statics;
@@ -344,6 +349,7 @@ impl<B: MovingPhase> World<B> {
         let mut proxies = Vec::new();
         statics.insert_many(stat.iter().copied(), &mut proxies);
         self.statics = statics;
+        self.static_pairs_valid = false;
         self.moving.insert_bulk(&mov, &mut proxies);
         for (&(_, bits), p) in stat.iter().chain(mov.iter()).zip(proxies) {
             self.colliders[ColliderId::from_bits(bits)].proxy = Some(p);

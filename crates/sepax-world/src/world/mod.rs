@@ -124,6 +124,11 @@ pub struct World<B: MovingPhase = DynamicBvh> {
     /// needed while there are any, even under the default policy).
     pub(crate) forced_static: usize,
     pub(crate) removed: Vec<Removed>,
+    /// The moving-against-static candidates of the last update (overlapping stored boxes),
+    /// sorted; only the pairs of colliders edited since are looked for again.
+    pub(crate) static_pairs: Vec<PairKey>,
+    /// Whether `static_pairs` may be reused (false after a tree rebuild of every box).
+    pub(crate) static_pairs_valid: bool,
     pub(crate) events: Events,
     /// The last update's narrow-phase results, sorted by pair.
     pub(crate) tested: Vec<Tested>,
@@ -163,6 +168,8 @@ impl<B: MovingPhase> World<B> {
             epoch: 0,
             forced_static: 0,
             removed: Vec::new(),
+            static_pairs: Vec::new(),
+            static_pairs_valid: false,
             events: Events::default(),
             tested: Vec::new(),
             scratch: Scratch::default(),
