@@ -95,6 +95,10 @@ pub struct UpdateStats {
     pub reused: usize,
     /// Touching pairs after the update.
     pub touching: usize,
+    /// Colliders whose moving-against-static pairs were looked for again (edited since the
+    /// last update); the others' pairs were kept. All colliders when the whole trees were
+    /// walked (after a bulk build, or when most colliders were edited).
+    pub static_rechecked: usize,
     /// Height of the moving colliders' tree (0 for a broad phase that is not a tree).
     pub moving_tree_depth: u32,
     /// Its SAH cost (0 for a broad phase that is not a tree).

@@ -634,3 +634,47 @@ fn set_kind_moves_between_trees_with_filter_like_events() {
         WorldError::StaleId(wall)
     );
 }
+
+#[test]
+fn static_pairs_are_looked_for_again_only_for_edited_colliders() {
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut w = World::new();
+    let mut fresh_descs = Vec::new();
+    let mut ids = Vec::new();
+    for i in 0..120 {
+        let kind = if i % 4 == 0 {
+            Kind::Dynamic
+        } else {
+            Kind::Static
+        };
+        let d = ColliderDesc::new(common::shape(&mut rng))
+            .pose(common::pose(&mut rng, 3.0))
+            .kind(kind);
+        ids.push(w.insert(d.clone()).unwrap());
+        fresh_descs.push(d);
+    }
+    w.update(&Serial);
+    for frame in 0..20 {
+        let k = 4 * (frame % 30);
+        let pose = common::pose(&mut rng, 3.0);
+        w.set_pose(ids[k], pose).unwrap();
+        fresh_descs[k].pose = *w.get(ids[k]).unwrap().pose();
+        let stats = w.update(&Serial).stats;
+        assert_eq!(
+            stats.static_rechecked, 1,
+            "frame {frame}: only the moved one"
+        );
+        // The same pairs as a world that walks everything once.
+        let mut fresh = World::new();
+        let mut fresh_ids = Vec::new();
+        fresh
+            .insert_many(fresh_descs.clone(), &mut fresh_ids)
+            .unwrap();
+        fresh.update(&Serial);
+        assert_eq!(
+            w.touching().collect::<Vec<_>>(),
+            fresh.touching().collect::<Vec<_>>(),
+            "frame {frame}"
+        );
+    }
+}

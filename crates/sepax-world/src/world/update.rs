@@ -115,8 +115,10 @@ impl<B: MovingPhase> World<B> {
             });
             out.sort_unstable();
             self.static_pairs_valid = true;
+            self.events.stats.static_rechecked = colliders.len();
             return;
         }
+        self.events.stats.static_rechecked = edits;
         let edited = |id: ColliderId| colliders.get(id).is_none_or(|c| c.changed >= epoch);
         out.retain(|k| !(edited(k.0) || edited(k.1)));
         let kept = out.len();
