@@ -179,6 +179,21 @@ impl Collider {
     pub fn desc(&self) -> &ColliderDesc {
         &self.desc
     }
+    /// Whether its pairs get contact manifolds (and so speculative ones within the margin).
+    pub(crate) fn wants_manifolds(&self) -> bool {
+        self.desc.report == Report::Manifolds && !self.desc.sensor
+    }
+
+    /// The box it has in the broad phase: [`Collider::world_aabb`], grown by the speculative
+    /// `margin` when its pairs get manifolds (so that a pair within the margin is a
+    /// candidate even when only one side reports manifolds). Saturates at the finite range.
+    pub(crate) fn broad_aabb(&self, margin: Real) -> Aabb {
+        if !(margin > 0.0 && self.wants_manifolds()) {
+            return self.world_aabb;
+        }
+        grow_saturating(&self.world_aabb, margin)
+    }
+
     /// The explicit pair entry with `other`, if any.
     pub fn pair_entry(&self, other: ColliderId) -> Option<bool> {
         self.pairs.iter().find(|e| e.0 == other).map(|e| e.1)
@@ -278,6 +293,14 @@ pub(crate) fn check_supported(who: Subject, kind: ShapeKind) -> Result<(), World
             kind,
         })
     }
+}
+
+/// `b` grown by `margin >= 0` on every side, each bound clamped to the finite range.
+pub(crate) fn grow_saturating(b: &Aabb, margin: Real) -> Aabb {
+    let m = Vector3::repeat(margin);
+    let lo = (b.min() - m).map(|x| x.max(-Real::MAX));
+    let hi = (b.max() + m).map(|x| x.min(Real::MAX));
+    Aabb::new(lo, hi).unwrap_or(*b)
 }
 
 /// Relative rounding band of the narrow phase's overlap tests, per unit of the magnitudes

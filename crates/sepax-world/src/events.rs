@@ -95,6 +95,10 @@ pub struct UpdateStats {
     pub reused: usize,
     /// Touching pairs after the update.
     pub touching: usize,
+    /// Colliders whose moving-against-static pairs were looked for again (edited since the
+    /// last update); the others' pairs were kept. All colliders when the whole trees were
+    /// walked (after a bulk build, or when most colliders were edited).
+    pub static_rechecked: usize,
     /// Height of the moving colliders' tree (0 for a broad phase that is not a tree).
     pub moving_tree_depth: u32,
     /// Its SAH cost (0 for a broad phase that is not a tree).
@@ -117,8 +121,15 @@ pub struct Events {
     pub persist: Vec<PairEvent>,
     /// Pairs that stopped touching, were removed, disabled or filtered out.
     pub end: Vec<PairEvent>,
-    /// This update's manifolds, in pair-key order of the touching pairs that have one.
+    /// This update's manifolds, in pair-key order of the pairs that have one: the touching
+    /// pairs, and the speculative ones (see [`Events::speculative`]).
     pub manifolds: Vec<ContactManifold>,
+    /// Speculative contacts: pairs that report manifolds, pass the filter and do not touch,
+    /// but whose gap is within `WorldConfig::contact.margin` (a manifold with negative
+    /// depths, as [`sepax_narrowphase::contact::ContactConfig::margin`] defines). They are not
+    /// touching (no begin, persist or end event); each entry is the pair and the index of its
+    /// manifold in [`Events::manifolds`], sorted by pair key. Empty when the margin is 0.
+    pub speculative: Vec<(PairKey, u32)>,
     /// Statistics.
     pub stats: UpdateStats,
 }
@@ -129,6 +140,7 @@ impl Events {
         self.persist.clear();
         self.end.clear();
         self.manifolds.clear();
+        self.speculative.clear();
         self.stats = UpdateStats::default();
     }
 }

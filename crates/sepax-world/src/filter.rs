@@ -65,7 +65,8 @@ pub enum PairPolicy {
 }
 
 /// A Unity-style symmetric matrix over 64 layers saying which layers collide; it compiles to
-/// [`Filter`] masks. New matrices let every layer collide with every layer.
+/// [`Filter`] masks. [`LayerMatrix::new`] lets every layer collide with every layer,
+/// [`LayerMatrix::empty`] none (enable the pairs wanted with [`LayerMatrix::set`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LayerMatrix {
     rows: [u64; 64],
@@ -83,6 +84,11 @@ impl LayerMatrix {
     /// Every layer collides with every layer.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// No layer collides with any layer (every row empty).
+    pub fn empty() -> Self {
+        Self { rows: [0; 64] }
     }
 
     /// Sets whether layers `a` and `b` collide (both directions). `None` when a layer is
@@ -163,5 +169,22 @@ mod tests {
         assert!(f1.passes(&f3) && f2.passes(&f3) && f1.passes(&f1));
         assert!(!m.collides(2, 1) && m.collides(1, 1));
         assert!(m.set(64, 0, true).is_none() && m.filter(64).is_none());
+    }
+
+    #[test]
+    fn empty_layer_matrix_collides_nothing_until_set() {
+        let mut m = LayerMatrix::empty();
+        for a in [0, 1, 5, 63] {
+            for b in [0, 1, 5, 63] {
+                assert!(!m.collides(a, b));
+                assert!(!m.filter(a).unwrap().passes(&m.filter(b).unwrap()));
+            }
+        }
+        m.set(1, 5, true).unwrap();
+        assert!(m.collides(1, 5) && m.collides(5, 1));
+        assert!(!m.collides(1, 1) && !m.collides(5, 5) && !m.collides(1, 0));
+        let (f1, f5) = (m.filter(1).unwrap(), m.filter(5).unwrap());
+        assert!(f1.passes(&f5) && !f1.passes(&f1) && !f5.passes(&f5));
+        assert_eq!(f1.mask, 1 << 5);
     }
 }

@@ -7,6 +7,7 @@ mod common;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sepax_broadphase::sorted_grid::SortedGrid;
+use sepax_broadphase::BroadPhase;
 use sepax_shapes::math::{Isometry3, Point3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Shape, Sphere};
 use sepax_world::{
@@ -434,4 +435,246 @@ fn streaming_visits_every_pair_of_a_pile_in_order_without_an_update() {
         }
     });
     assert_eq!(seen, 10);
+}
+
+/// Largest coordinate difference between two manifolds (normal, depth, points), and whether
+/// their feature ids agree; `None` when their point counts differ.
+fn manifold_gap(
+    a: &sepax_narrowphase::contact::ContactManifold,
+    b: &sepax_narrowphase::contact::ContactManifold,
+) -> Option<(Real, bool)> {
+    if a.points.len() != b.points.len() {
+        return None;
+    }
+    let mut gap = (a.normal - b.normal).amax().max((a.depth - b.depth).abs());
+    let mut same_ids = true;
+    for (p, q) in a.points.iter().zip(&b.points) {
+        same_ids &= p.id == q.id;
+        gap = gap
+            .max((p.point_a - q.point_a).amax())
+            .max((p.point_b - q.point_b).amax())
+            .max((p.depth - q.depth).abs());
+    }
+    Some((gap, same_ids))
+}
+
+#[test]
+fn shift_origin_moves_cached_manifolds_into_the_new_frame() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let config = WorldConfig {
+        policy: PairPolicy::AllPairs,
+        ..Default::default()
+    };
+    let mut w = World::with_config(config).unwrap();
+    let mut descs = Vec::new();
+    for i in 0..80 {
+        let kind = [Kind::Static, Kind::Kinematic, Kind::Dynamic][i % 3];
+        let d = ColliderDesc::new(common::shape(&mut rng))
+            .pose(common::pose(&mut rng, 2.0))
+            .kind(kind)
+            .report(Report::Manifolds);
+        w.insert(d.clone()).unwrap();
+        descs.push(d);
+    }
+    let first = w.update(&Serial);
+    assert!(first.manifolds.len() > 20, "{}", first.manifolds.len());
+    let origin = Vector3::new(1000.0, -500.0, 250.0);
+    w.shift_origin(origin).unwrap();
+    let ev = w.update(&Serial);
+    assert!(ev.begin.is_empty() && ev.end.is_empty(), "no events");
+
+    // A fresh world at the shifted poses (as the world stores them).
+    let mut fresh = World::with_config(config).unwrap();
+    for ((id, c), d) in w.iter().zip(&descs) {
+        let id2 = fresh.insert(d.clone().pose(*c.pose())).unwrap();
+        assert_eq!(id, id2);
+    }
+    fresh.update(&Serial);
+    let pairs: Vec<PairKey> = w.touching().collect();
+    assert_eq!(pairs, fresh.touching().collect::<Vec<_>>());
+    // The shift rounds each coordinate once at the magnitude of the new frame (|origin|):
+    // the fresh world's manifolds are computed from shapes rounded so, the kept ones are the
+    // old manifolds with `origin` subtracted (one rounding more). Normals and clipped points
+    // are built from differences of those coordinates over features 0.1 to 1 wide, which
+    // amplifies that rounding a few times: 16 ulp of |origin|_max is the bound (up to 7 seen). Where two
+    // features are that close to tied, the rounding may pick the other one: the points agree
+    // within the bound but the feature ids need not (a few pairs out of hundreds).
+    let tol = 16.0 * Real::EPSILON * origin.amax();
+    let (mut compared, mut other_ids, mut worst) = (0, 0, 0.0 as Real);
+    for k in &pairs {
+        let (m, f) = (w.manifold(k.0, k.1), fresh.manifold(k.0, k.1));
+        assert_eq!(m.is_some(), f.is_some(), "{k:?}");
+        if let (Some(m), Some(f)) = (m, f) {
+            let (gap, same_ids) =
+                manifold_gap(m, f).unwrap_or_else(|| panic!("{k:?}: {m:?} vs {f:?}"));
+            assert!(gap <= tol, "{k:?}: gap {gap} > {tol}");
+            worst = worst.max(gap);
+            other_ids += usize::from(!same_ids);
+            compared += 1;
+        }
+    }
+    eprintln!("{compared} manifolds, worst gap {worst}, {other_ids} with other feature ids");
+    assert!(
+        other_ids * 20 <= compared,
+        "{other_ids} of {compared} feature ids differ"
+    );
+    assert!(compared > 20, "{compared} manifolds compared");
+}
+
+#[test]
+fn contacts_lists_the_touching_manifolds_in_pair_order() {
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let config = WorldConfig {
+        contact: sepax_narrowphase::contact::ContactConfig::with_margin(0.1),
+        ..Default::default()
+    };
+    let mut w = World::with_config(config).unwrap();
+    for i in 0..60u64 {
+        let report = [Report::BeginEnd, Report::Persist, Report::Manifolds][(i % 3) as usize];
+        w.insert(
+            ColliderDesc::new(common::shape(&mut rng))
+                .pose(common::pose(&mut rng, 2.0))
+                .sensor(i % 11 == 0)
+                .report(report),
+        )
+        .unwrap();
+    }
+    let ev = w.update(&Serial).clone();
+    let listed: Vec<(PairKey, _)> = w.contacts().map(|(k, m)| (k, m.clone())).collect();
+    let expected: Vec<(PairKey, _)> = ev
+        .begin
+        .iter()
+        .filter_map(|e| Some((e.pair, e.manifold(&ev)?.clone())))
+        .collect();
+    assert!(listed.len() > 10, "{} contacts", listed.len());
+    assert_eq!(
+        listed, expected,
+        "every touching pair's manifold, in pair order"
+    );
+    assert!(
+        !ev.speculative.is_empty(),
+        "the margin gives speculative pairs too"
+    );
+    assert!(ev
+        .speculative
+        .iter()
+        .all(|(k, _)| listed.binary_search_by(|(p, _)| p.cmp(k)).is_err()));
+    assert!(
+        w.touching().count() > listed.len(),
+        "pairs without manifolds are left out"
+    );
+}
+
+#[test]
+fn set_kind_moves_between_trees_with_filter_like_events() {
+    let mut w = World::new();
+    let floor = w
+        .insert(ColliderDesc::new(unit_box()).kind(Kind::Static).user(1))
+        .unwrap();
+    let crate_ = w
+        .insert(ColliderDesc::new(unit_box()).pose(at(0.5)).user(2))
+        .unwrap();
+    let wall = w
+        .insert(
+            ColliderDesc::new(unit_box())
+                .pose(at(-1.0))
+                .kind(Kind::Static),
+        )
+        .unwrap();
+    assert_eq!(w.update(&Serial).begin.len(), 1, "floor-crate only");
+    assert_eq!(
+        (w.static_tree().len(), w.moving_broad_phase().len()),
+        (2, 1)
+    );
+
+    // The crate comes to rest: static-static is skipped by the default policy.
+    w.set_kind(crate_, Kind::Static).unwrap();
+    assert_eq!(
+        (w.static_tree().len(), w.moving_broad_phase().len()),
+        (3, 0)
+    );
+    let ev = w.update(&Serial);
+    assert_eq!(ev.end.len(), 1);
+    assert_eq!(ev.end[0].pair, PairKey::new(floor, crate_));
+    assert!(ev.end[0].flags.contains(EventFlags::FILTERED));
+    assert!(!w.is_touching(floor, crate_));
+
+    // The wall becomes kinematic: it touches the floor (at x = -0.5), not the crate.
+    w.set_kind(wall, Kind::Kinematic).unwrap();
+    assert_eq!(
+        (w.static_tree().len(), w.moving_broad_phase().len()),
+        (2, 1)
+    );
+    let ev = w.update(&Serial);
+    let begun: Vec<PairKey> = ev.begin.iter().map(|e| e.pair).collect();
+    assert_eq!(begun, vec![PairKey::new(floor, wall)]);
+    // Kinematic to dynamic stays in the moving phase: nothing changes.
+    w.set_kind(wall, Kind::Dynamic).unwrap();
+    assert_eq!(w.get(wall).unwrap().kind(), Kind::Dynamic);
+    let ev = w.update(&Serial);
+    assert!(ev.begin.is_empty() && ev.end.is_empty());
+    // An explicit entry between statics keeps the pair when the crate becomes static again.
+    w.set_kind(crate_, Kind::Dynamic).unwrap();
+    w.allow_pair(floor, crate_, true).unwrap();
+    assert_eq!(w.update(&Serial).begin.len(), 1);
+    w.set_kind(crate_, Kind::Static).unwrap();
+    let ev = w.update(&Serial);
+    assert!(
+        ev.begin.is_empty() && ev.end.is_empty(),
+        "the entry decides"
+    );
+    assert!(w.is_touching(floor, crate_));
+    w.set_kind(crate_, Kind::Kinematic).unwrap();
+    w.update(&Serial);
+    assert!(w.is_touching(floor, crate_));
+
+    w.remove(wall).unwrap();
+    assert_eq!(
+        w.set_kind(wall, Kind::Static).unwrap_err(),
+        WorldError::StaleId(wall)
+    );
+}
+
+#[test]
+fn static_pairs_are_looked_for_again_only_for_edited_colliders() {
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut w = World::new();
+    let mut fresh_descs = Vec::new();
+    let mut ids = Vec::new();
+    for i in 0..120 {
+        let kind = if i % 4 == 0 {
+            Kind::Dynamic
+        } else {
+            Kind::Static
+        };
+        let d = ColliderDesc::new(common::shape(&mut rng))
+            .pose(common::pose(&mut rng, 3.0))
+            .kind(kind);
+        ids.push(w.insert(d.clone()).unwrap());
+        fresh_descs.push(d);
+    }
+    w.update(&Serial);
+    for frame in 0..20 {
+        let k = 4 * (frame % 30);
+        let pose = common::pose(&mut rng, 3.0);
+        w.set_pose(ids[k], pose).unwrap();
+        fresh_descs[k].pose = *w.get(ids[k]).unwrap().pose();
+        let stats = w.update(&Serial).stats;
+        assert_eq!(
+            stats.static_rechecked, 1,
+            "frame {frame}: only the moved one"
+        );
+        // The same pairs as a world that walks everything once.
+        let mut fresh = World::new();
+        let mut fresh_ids = Vec::new();
+        fresh
+            .insert_many(fresh_descs.clone(), &mut fresh_ids)
+            .unwrap();
+        fresh.update(&Serial);
+        assert_eq!(
+            w.touching().collect::<Vec<_>>(),
+            fresh.touching().collect::<Vec<_>>(),
+            "frame {frame}"
+        );
+    }
 }

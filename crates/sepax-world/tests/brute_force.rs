@@ -1,7 +1,7 @@
 //! Randomized worlds against a brute-force model that tests every pair with the narrow phase
 //! each frame: every shape kind, every collider kind, sensors, filters, groups, owners, explicit
-//! pair entries and both pair policies, under inserts, removes, pose, shape, filter, enable,
-//! user and pair-entry changes. The touching set and the begin / persist / end events (pairs,
+//! pair entries and both pair policies, under inserts, removes, pose, shape, kind, filter,
+//! enable, user and pair-entry changes, with and without a speculative contact margin. The touching set and the begin / persist / end events (pairs,
 //! user values, flags, manifolds bit for bit) must be exactly the model's.
 
 mod common;
@@ -48,8 +48,12 @@ fn allowed(
 /// What a touching pair looks like in an event: pair, users, flags, manifold.
 type Expected = (PairKey, [u64; 2], EventFlags, Option<ContactManifold>);
 
+/// The pairs touching now, and the speculative ones (not touching, manifold within the margin).
+type Now = (BTreeMap<PairKey, Expected>, Vec<(PairKey, ContactManifold)>);
+
 struct Model {
     policy: PairPolicy,
+    contact: ContactConfig,
     live: BTreeMap<ColliderId, ColliderDesc>,
     entries: BTreeMap<PairKey, bool>,
     /// Removed since the last update: user value and sensor flag.
@@ -59,8 +63,9 @@ struct Model {
 }
 
 impl Model {
-    fn touching_now(&self) -> BTreeMap<PairKey, Expected> {
+    fn touching_now(&self) -> Now {
         let mut out = BTreeMap::new();
+        let mut speculative = Vec::new();
         let ids: Vec<_> = self.live.keys().copied().collect();
         let placed: Vec<_> = ids
             .iter()
@@ -76,17 +81,20 @@ impl Model {
                 if !allowed(self.policy, &self.entries, a, b, key) {
                     continue;
                 }
-                if !intersects_shapes(&placed[i], &placed[j]).unwrap() {
-                    continue;
-                }
                 let sensor = a.sensor || b.sensor;
-                let manifold = if a.report.max(b.report) == Report::Manifolds && !sensor {
-                    contact_manifold(&placed[i], &placed[j], &ContactConfig::default())
+                let wants = a.report.max(b.report) == Report::Manifolds && !sensor;
+                let manifold = || {
+                    contact_manifold(&placed[i], &placed[j], &self.contact)
                         .unwrap()
                         .filter(|m| !m.points.is_empty())
-                } else {
-                    None
                 };
+                if !intersects_shapes(&placed[i], &placed[j]).unwrap() {
+                    if let (true, Some(m)) = (wants && self.contact.margin > 0.0, manifold()) {
+                        speculative.push((key, m));
+                    }
+                    continue;
+                }
+                let manifold = if wants { manifold() } else { None };
                 let flags = if sensor {
                     EventFlags::SENSOR
                 } else {
@@ -95,7 +103,7 @@ impl Model {
                 out.insert(key, (key, [a.user, b.user], flags, manifold));
             }
         }
-        out
+        (out, speculative)
     }
 
     fn side(&self, id: ColliderId) -> (u64, bool, bool) {
@@ -108,9 +116,17 @@ impl Model {
         }
     }
 
-    /// The expected (begin, persist, end) of an update, and the new state.
-    fn update(&mut self) -> (Vec<Expected>, Vec<Expected>, Vec<Expected>) {
-        let now = self.touching_now();
+    /// The expected (begin, persist, end, speculative) of an update, and the new state.
+    #[allow(clippy::type_complexity)]
+    fn update(
+        &mut self,
+    ) -> (
+        Vec<Expected>,
+        Vec<Expected>,
+        Vec<Expected>,
+        Vec<(PairKey, ContactManifold)>,
+    ) {
+        let (now, speculative) = self.touching_now();
         let mut begin = Vec::new();
         let mut persist = Vec::new();
         let mut end = Vec::new();
@@ -149,7 +165,7 @@ impl Model {
         }
         self.touching = now;
         self.removed.clear();
-        (begin, persist, end)
+        (begin, persist, end, speculative)
     }
 }
 
@@ -196,7 +212,7 @@ fn edit(
     let op = match ids.len() {
         0..16 => 0,
         33.. => 3,
-        _ => rng.random_range(0..12),
+        _ => rng.random_range(0..13),
     };
     match op {
         0 | 1 => {
@@ -284,6 +300,12 @@ fn edit(
                 model.entries.insert(key, v);
             }
         }
+        12 => {
+            let id = pick(rng);
+            let kind = [Kind::Static, Kind::Kinematic, Kind::Dynamic][rng.random_range(0..3)];
+            world.set_kind(id, kind).unwrap();
+            model.live.get_mut(&id).unwrap().kind = kind;
+        }
         _ => {
             let id = pick(rng);
             *next_user += 1;
@@ -301,14 +323,20 @@ fn edit(
 }
 
 fn run(seed: u64, frames: usize, policy: PairPolicy) {
+    run_with(seed, frames, policy, ContactConfig::default());
+}
+
+fn run_with(seed: u64, frames: usize, policy: PairPolicy, contact: ContactConfig) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let config = WorldConfig {
         policy,
+        contact,
         ..WorldConfig::default()
     };
     let mut world = World::with_config(config).unwrap();
     let mut model = Model {
         policy,
+        contact,
         live: BTreeMap::new(),
         entries: BTreeMap::new(),
         removed: BTreeMap::new(),
@@ -316,13 +344,13 @@ fn run(seed: u64, frames: usize, policy: PairPolicy) {
     };
     let (mut stale, mut next_user) = (Vec::new(), 0);
     // What the run exercised: begin, persist, end, manifolds, REMOVED ends, FILTERED ends,
-    // reused results.
-    let mut seen_counts = [0usize; 7];
+    // reused results, speculative contacts.
+    let mut seen_counts = [0usize; 8];
     for frame in 0..frames {
         for _ in 0..rng.random_range(0..5) {
             edit(&mut rng, &mut world, &mut model, &mut stale, &mut next_user);
         }
-        let (begin, persist, end) = model.update();
+        let (begin, persist, end, speculative) = model.update();
         let ev = world.update(&Serial);
         let ctx = format!("seed {seed}, frame {frame}");
         seen_counts[0] += ev.begin.len();
@@ -340,6 +368,18 @@ fn run(seed: u64, frames: usize, policy: PairPolicy) {
             .filter(|e| e.flags.contains(EventFlags::FILTERED))
             .count();
         seen_counts[6] += ev.stats.reused;
+        seen_counts[7] += ev.speculative.len();
+        let spec: Vec<(PairKey, ContactManifold)> = ev
+            .speculative
+            .iter()
+            .map(|&(k, i)| (k, ev.manifolds[i as usize].clone()))
+            .collect();
+        assert_eq!(spec, speculative, "speculative, {ctx}");
+        assert!(
+            spec.iter()
+                .all(|(_, m)| m.points.iter().all(|p| p.depth < 0.0)),
+            "speculative points have negative depth, {ctx}"
+        );
         assert_eq!(seen(&ev.begin, &ev.manifolds), begin, "begin, {ctx}");
         assert_eq!(seen(&ev.persist, &ev.manifolds), persist, "persist, {ctx}");
         assert_eq!(seen(&ev.end, &ev.manifolds), end, "end, {ctx}");
@@ -357,8 +397,16 @@ fn run(seed: u64, frames: usize, policy: PairPolicy) {
         for (k, e) in &model.touching {
             assert_eq!(world.manifold(k.0, k.1), e.3.as_ref(), "manifold, {ctx}");
         }
+        for (k, m) in &speculative {
+            assert!(
+                !world.is_touching(k.0, k.1),
+                "speculative is not touching, {ctx}"
+            );
+            assert_eq!(world.manifold(k.0, k.1), Some(m), "manifold, {ctx}");
+        }
     }
-    let least = [50, 50, 50, 50, 20, 5, 100];
+    let least_spec = if contact.margin > 0.0 { 50 } else { 0 };
+    let least = [50, 50, 50, 50, 20, 5, 100, least_spec];
     assert!(
         seen_counts.iter().zip(least).all(|(&n, l)| n >= l),
         "seed {seed} exercised too little: {seen_counts:?} (at least {least:?})"
@@ -376,5 +424,19 @@ fn random_worlds_match_brute_force_default_policy() {
 fn random_worlds_match_brute_force_all_pairs() {
     for seed in 100..110 {
         run(seed, 500, PairPolicy::AllPairs);
+    }
+}
+
+/// A speculative margin: pairs that report manifolds and lie within it without touching get
+/// the narrow phase's speculative manifold (`Events::speculative`), never an event.
+#[test]
+fn random_worlds_match_brute_force_speculative_margin() {
+    for seed in 200..203 {
+        run_with(
+            seed,
+            500,
+            PairPolicy::SkipStaticStatic,
+            ContactConfig::with_margin(0.15),
+        );
     }
 }

@@ -7,14 +7,26 @@ mod common;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use sepax_narrowphase::contact::ContactConfig;
 use sepax_shapes::math::{Isometry3, UnitQuaternion, Vector3};
-use sepax_world::{ColliderDesc, ColliderId, Executor, Kind, Report, Serial, StateHasher, World};
+use sepax_world::{
+    ColliderDesc, ColliderId, Executor, Kind, Report, Serial, StateHasher, World, WorldConfig,
+};
 
 /// The scripted scene: 600 colliders in a box of side 7 (over 1,000 touching pairs), 20
 /// frames of motion along fixed paths.
 fn digest(exec: &impl Executor) -> (u64, u64) {
+    digest_with(exec, ContactConfig::default())
+}
+
+/// The scripted scene with the contact settings `contact`.
+fn digest_with(exec: &impl Executor, contact: ContactConfig) -> (u64, u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
-    let mut world = World::new();
+    let config = WorldConfig {
+        contact,
+        ..WorldConfig::default()
+    };
+    let mut world = World::with_config(config).unwrap();
     let mut descs = Vec::new();
     for i in 0..600u64 {
         let kind = [Kind::Static, Kind::Kinematic, Kind::Dynamic][(i % 3) as usize];
@@ -61,6 +73,9 @@ fn digest(exec: &impl Executor) -> (u64, u64) {
         );
         if frame == 0 {
             assert!(ev.begin.len() > 1000, "{} begin events", ev.begin.len());
+            if contact.margin > 0.0 {
+                assert!(ev.speculative.len() > 200, "{}", ev.speculative.len());
+            }
         }
         h.word(ev.digest());
         h.word(world.state_hash());
@@ -127,4 +142,18 @@ fn std_threads_executor_equals_serial() {
         }
     }
     assert_eq!(digest(&Scoped), digest(&Serial));
+}
+
+/// Speculative contacts (a contact margin) are as deterministic as the rest.
+#[test]
+fn speculative_contacts_are_the_same_for_every_executor() {
+    let contact = ContactConfig::with_margin(0.1);
+    let serial = digest_with(&Serial, contact);
+    assert_ne!(serial, digest(&Serial), "the margin changes the output");
+    assert_eq!(digest_with(&Reversed, contact), serial);
+    #[cfg(feature = "parallel")]
+    for threads in [2, 8] {
+        let exec = sepax_world::RayonExecutor::new(threads).unwrap();
+        assert_eq!(digest_with(&exec, contact), serial, "{threads} threads");
+    }
 }

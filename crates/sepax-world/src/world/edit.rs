@@ -1,5 +1,5 @@
-//! Edits: insert, remove, poses, shapes, filters, enabled flags, explicit pair entries and the
-//! origin shift. All validate their input first and change nothing on error.
+//! Edits: insert, remove, poses, shapes, kinds, filters, enabled flags, explicit pair entries
+//! and the origin shift. All validate their input first and change nothing on error.
 
 use smallvec::SmallVec;
 
@@ -41,7 +41,7 @@ impl<B: MovingPhase> World<B> {
         for c in ready {
             let enabled = c.desc.enabled;
             let is_static = c.desc.kind == Kind::Static;
-            let aabb = c.world_aabb;
+            let aabb = c.broad_aabb(self.config.contact.margin);
             let id = self.colliders.insert(c);
             ids.push(id);
             if enabled {
@@ -50,6 +50,7 @@ impl<B: MovingPhase> World<B> {
             }
         }
         let mut proxies = Vec::new();
+        self.static_pairs_valid = false;
         // Each bulk insert rebuilds its whole tree: skipped when it gets nothing.
         if !stat.is_empty() {
             self.statics.insert_many(stat.iter().copied(), &mut proxies);
@@ -180,6 +181,7 @@ impl<B: MovingPhase> World<B> {
         aabb: Aabb,
     ) {
         let epoch = self.epoch;
+        let margin = self.config.contact.margin;
         let c = &mut self.colliders[id];
         let old = c.world_aabb.center();
         c.desc.pose = pose;
@@ -190,11 +192,12 @@ impl<B: MovingPhase> World<B> {
         c.world_aabb = aabb;
         c.changed = epoch;
         let displacement = aabb.center() - old;
+        let broad = c.broad_aabb(margin);
         if let Some(p) = c.proxy {
             if c.desc.kind == Kind::Static {
-                self.statics.update(p, aabb, Vector3::zeros());
+                self.statics.update(p, broad, Vector3::zeros());
             } else {
-                self.moving.update(p, aabb, displacement);
+                self.moving.update(p, broad, displacement);
             }
         }
     }
@@ -238,6 +241,38 @@ impl<B: MovingPhase> World<B> {
         Ok(())
     }
 
+    /// Sets a collider's kind, moving it between the static tree and the moving colliders'
+    /// broad phase when it becomes or stops being static. Pairs that the pair policy then
+    /// excludes (static–static under the default) end (flag `FILTERED`) at the next update, as
+    /// for a filter change; pairs it now admits begin if they touch.
+    pub fn set_kind(&mut self, id: ColliderId, kind: Kind) -> Result<(), WorldError> {
+        let c = self.get(id)?;
+        let (was_static, is_static) = (c.desc.kind == Kind::Static, kind == Kind::Static);
+        if was_static == is_static {
+            self.colliders[id].desc.kind = kind;
+            return Ok(());
+        }
+        // Explicit `true` entries with static colliders join two statics now, or stop to.
+        let statics = c
+            .pairs
+            .iter()
+            .filter(|&&(o, allowed)| allowed && self.colliders[o].desc.kind == Kind::Static)
+            .count();
+        self.drop_proxy(id);
+        let epoch = self.epoch;
+        let c = &mut self.colliders[id];
+        c.desc.kind = kind;
+        // Its proxy changed trees: its pairs are looked for (and tested) again.
+        c.changed = epoch;
+        self.add_proxy(id);
+        if is_static {
+            self.forced_static += statics;
+        } else {
+            self.forced_static -= statics;
+        }
+        Ok(())
+    }
+
     /// Sets the explicit entry of the pair `{a, b}`: `true` the pair is tested whatever the
     /// policy and filters say, `false` it never is (see the filter rule on [`World`]).
     pub fn allow_pair(
@@ -274,10 +309,13 @@ impl<B: MovingPhase> World<B> {
         Ok(())
     }
 
-    /// Moves the origin to `origin`: every pose's translation becomes `translation - origin`
-    /// and both trees are rebuilt. Pair results are kept as they are (the scene did not move
-    /// relative to itself), so the shift causes no begin or end event. Errors (naming the
-    /// collider) when a placed shape would leave the finite range; nothing changes then.
+    /// Moves the origin to `origin`: every pose's translation becomes `translation - origin`,
+    /// both trees are rebuilt, and the kept contact points become `point - origin` (the same
+    /// one subtraction as the poses; normals and depths do not depend on the frame). Pair
+    /// results are kept (the scene did not move relative to itself), so the shift causes no
+    /// begin or end event; a kept manifold then differs from one computed on the shifted
+    /// shapes only by the rounding of the shift. Errors (naming the collider) when a placed
+    /// shape would leave the finite range; nothing changes then.
     pub fn shift_origin(&mut self, origin: Vector3) -> Result<(), WorldError> {
         let mut placed = Vec::with_capacity(self.colliders.len());
         for (id, c) in &self.colliders {
@@ -292,11 +330,13 @@ impl<B: MovingPhase> World<B> {
             .expect("the tree's own settings are valid");
         let mut stat = Vec::new();
         let mut mov = Vec::new();
+        let margin = self.config.contact.margin;
         for &(id, pose, s, b) in &placed {
             let c = &mut self.colliders[id];
             c.desc.pose = pose;
             c.world_shape = s;
             c.world_aabb = b;
+            let b = c.broad_aabb(margin);
             if let Some(p) = c.proxy.take() {
                 if c.desc.kind == Kind::Static {
                     stat.push((b, id.to_bits()));
@@ -309,9 +349,17 @@ impl<B: MovingPhase> World<B> {
         let mut proxies = Vec::new();
         statics.insert_many(stat.iter().copied(), &mut proxies);
         self.statics = statics;
+        self.static_pairs_valid = false;
         self.moving.insert_bulk(&mov, &mut proxies);
         for (&(_, bits), p) in stat.iter().chain(mov.iter()).zip(proxies) {
             self.colliders[ColliderId::from_bits(bits)].proxy = Some(p);
+        }
+        // The last update's manifolds are what the next one reuses and what readers see.
+        for m in &mut self.events.manifolds {
+            for p in &mut m.points {
+                p.point_a -= origin;
+                p.point_b -= origin;
+            }
         }
         Ok(())
     }
@@ -321,10 +369,11 @@ impl<B: MovingPhase> World<B> {
         if !c.desc.enabled || c.proxy.is_some() {
             return;
         }
+        let b = c.broad_aabb(self.config.contact.margin);
         let p = if c.desc.kind == Kind::Static {
-            self.statics.insert(c.world_aabb, id.to_bits())
+            self.statics.insert(b, id.to_bits())
         } else {
-            self.moving.insert(c.world_aabb, id.to_bits())
+            self.moving.insert(b, id.to_bits())
         };
         c.proxy = Some(p);
     }

@@ -76,13 +76,23 @@ impl Events {
         for m in &self.manifolds {
             h.manifold(m);
         }
+        // Only when there are any, so that worlds without a margin keep their digests.
+        if !self.speculative.is_empty() {
+            h.word(self.speculative.len() as u64);
+            for &(pair, index) in &self.speculative {
+                h.word(pair.0.to_bits());
+                h.word(pair.1.to_bits());
+                h.word(u64::from(index));
+            }
+        }
         h.finish()
     }
 }
 
 impl<B: MovingPhase> World<B> {
     /// A hash of the state: every collider's id, pose bits and enabled flag in id order, then
-    /// the touching pairs of the last update and their manifolds. Equal worlds give equal
+    /// the touching pairs of the last update and their manifolds, then the speculative pairs
+    /// and theirs. Equal worlds give equal
     /// hashes on every platform, build and thread count.
     pub fn state_hash(&self) -> u64 {
         let mut h = StateHasher::default();
@@ -101,6 +111,14 @@ impl<B: MovingPhase> World<B> {
             match self.events.manifolds.get(t.manifold as usize) {
                 Some(m) => h.manifold(m),
                 None => h.word(u64::MAX),
+            }
+        }
+        // Only when there are any, so that worlds without a margin keep their hashes.
+        for &(pair, index) in &self.events.speculative {
+            h.word(pair.0.to_bits());
+            h.word(pair.1.to_bits());
+            if let Some(m) = self.events.manifolds.get(index as usize) {
+                h.manifold(m);
             }
         }
         h.finish()

@@ -107,6 +107,9 @@ pub(crate) struct Scratch {
 ///   passes gives that pair's `end` at the next update (flags `REMOVED` or `FILTERED`); a pair
 ///   that starts passing the filter while overlapping gives `begin`.
 /// - Edits between updates are not events: only the state at each update counts.
+/// - With a contact margin ([`WorldConfig::contact`]), a manifold pair within the margin that
+///   does not touch gets a speculative manifold (negative depths), listed in
+///   [`Events::speculative`]; it is not touching and has no event.
 /// - A pair whose two colliders did not change since the last update keeps its result and its
 ///   manifold without a new test.
 /// - The output is the same bit for bit whatever the [`crate::Executor`] and thread count.
@@ -121,6 +124,11 @@ pub struct World<B: MovingPhase = DynamicBvh> {
     /// needed while there are any, even under the default policy).
     pub(crate) forced_static: usize,
     pub(crate) removed: Vec<Removed>,
+    /// The moving-against-static candidates of the last update (overlapping stored boxes),
+    /// sorted; only the pairs of colliders edited since are looked for again.
+    pub(crate) static_pairs: Vec<PairKey>,
+    /// Whether `static_pairs` may be reused (false after a tree rebuild of every box).
+    pub(crate) static_pairs_valid: bool,
     pub(crate) events: Events,
     /// The last update's narrow-phase results, sorted by pair.
     pub(crate) tested: Vec<Tested>,
@@ -160,6 +168,8 @@ impl<B: MovingPhase> World<B> {
             epoch: 0,
             forced_static: 0,
             removed: Vec::new(),
+            static_pairs: Vec::new(),
+            static_pairs_valid: false,
             events: Events::default(),
             tested: Vec::new(),
             scratch: Scratch::default(),
@@ -224,10 +234,20 @@ impl<B: MovingPhase> World<B> {
     }
 
     /// The manifold of `a` and `b` at the last update (normal from the smaller id toward the
-    /// larger), if the pair reports manifolds and has contact points.
+    /// larger), if the pair reports manifolds and has contact points: touching, or
+    /// speculative (not touching, within the contact margin; see [`Events::speculative`]).
     pub fn manifold(&self, a: ColliderId, b: ColliderId) -> Option<&ContactManifold> {
         let t = self.find_tested(PairKey::new(a, b))?;
         self.events.manifolds.get(t.manifold as usize)
+    }
+
+    /// The touching pairs of the last update that have a manifold, with it, in pair-key order
+    /// (what a solver iterates; speculative pairs are in [`Events::speculative`]).
+    pub fn contacts(&self) -> impl Iterator<Item = (PairKey, &ContactManifold)> + '_ {
+        self.tested
+            .iter()
+            .filter(|t| t.touching)
+            .filter_map(|t| Some((t.pair, self.events.manifolds.get(t.manifold as usize)?)))
     }
 
     fn find_tested(&self, key: PairKey) -> Option<&Tested> {

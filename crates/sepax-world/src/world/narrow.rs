@@ -83,10 +83,11 @@ impl Ctx<'_> {
             // Every kind pair has a test (checked when a collider's shape is set).
             let touching = intersects_shapes(a, b).unwrap_or(false);
             let mut manifold = None;
-            if touching && w.mode == Mode::Manifold {
-                if let (Shape::Obb(_), Shape::Obb(_)) = (a, b) {
+            if w.mode == Mode::Manifold && (touching || self.config.margin > 0.0) {
+                if let (true, Shape::Obb(_), Shape::Obb(_)) = (touching, a, b) {
                     out.boxes.push(out.items.len() as u32);
                 } else {
+                    // Not touching: a speculative manifold when the gap is within the margin.
                     manifold = contact_manifold(a, b, self.config)
                         .ok()
                         .flatten()

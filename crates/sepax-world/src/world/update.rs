@@ -6,13 +6,13 @@ use std::time::Instant;
 
 use super::narrow::{ChunkOut, Ctx, Mode, Work, CHUNK};
 use super::{Tested, World};
-use crate::collider::{Collider, Kind, Report};
+use crate::collider::{grow_saturating, Collider, Kind, Report};
 use crate::events::{EventFlags, Events, PairEvent, NO_MANIFOLD};
 use crate::executor::Executor;
 use crate::filter::PairPolicy;
 use crate::id::{ColliderId, PairKey};
 use crate::phase::MovingPhase;
-use sepax_broadphase::{BroadPhase, ProxyId};
+use sepax_broadphase::{BroadPhase, ProxyId, Visit};
 use sepax_narrowphase::intersect::aabb_aabb;
 
 impl<B: MovingPhase> World<B> {
@@ -73,12 +73,10 @@ impl<B: MovingPhase> World<B> {
             pp.iter()
                 .filter_map(|&(p, q)| key(moving.user(p), moving.user(q))),
         );
-        let statics = &self.statics;
-        moving.pairs_with_static(statics, &mut |m: ProxyId, s: ProxyId| {
-            if let Some(k) = key(moving.user(m), statics.user(s)) {
-                cands.push(k);
-            }
-        });
+        self.static_candidates();
+        let cands = &mut self.scratch.candidates;
+        cands.extend_from_slice(&self.static_pairs);
+        let pp = &mut self.scratch.proxy_pairs;
         if self.config.policy == PairPolicy::AllPairs || self.forced_static > 0 {
             self.statics.update_pairs(pp);
             let statics = &self.statics;
@@ -89,6 +87,67 @@ impl<B: MovingPhase> World<B> {
         }
         cands.sort_unstable();
         self.events.stats.candidates = cands.len();
+    }
+
+    /// The moving-against-static candidates into `static_pairs`: the last update's pairs of
+    /// colliders not edited since (their stored boxes did not change, so neither did their
+    /// overlap), plus the pairs of the edited ones, looked for in the other tree. The whole
+    /// tree-against-tree walk when every box may have changed (a bulk build) or when most
+    /// colliders were edited (one walk is then cheaper than a query per collider).
+    fn static_candidates(&mut self) {
+        let (moving, statics) = (&self.moving, &self.statics);
+        let (colliders, epoch) = (&self.colliders, self.epoch);
+        let edits = colliders.values().filter(|c| c.changed >= epoch).count();
+        if 2 * edits > colliders.len() {
+            self.static_pairs_valid = false;
+        }
+        let out = &mut self.static_pairs;
+        let key = |m: Option<u64>, s: Option<u64>| {
+            Some(PairKey::new(
+                ColliderId::from_bits(m?),
+                ColliderId::from_bits(s?),
+            ))
+        };
+        if !self.static_pairs_valid {
+            out.clear();
+            moving.pairs_with_static(statics, &mut |m: ProxyId, s: ProxyId| {
+                out.extend(key(moving.user(m), statics.user(s)));
+            });
+            out.sort_unstable();
+            self.static_pairs_valid = true;
+            self.events.stats.static_rechecked = colliders.len();
+            return;
+        }
+        self.events.stats.static_rechecked = edits;
+        let edited = |id: ColliderId| colliders.get(id).is_none_or(|c| c.changed >= epoch);
+        out.retain(|k| !(edited(k.0) || edited(k.1)));
+        let kept = out.len();
+        for (id, c) in colliders.iter().filter(|(_, c)| c.changed >= epoch) {
+            let Some(p) = c.proxy else { continue };
+            let mine = Some(id.to_bits());
+            if c.desc.kind == Kind::Static {
+                let Some(b) = statics.stored_aabb(p) else {
+                    continue;
+                };
+                BroadPhase::query_aabb(moving, &b, &mut |m| {
+                    out.extend(key(moving.user(m), mine));
+                    Visit::Continue
+                });
+            } else {
+                let Some(b) = moving.stored_aabb(p) else {
+                    continue;
+                };
+                statics.query_aabb(&b, |s| {
+                    out.extend(key(mine, statics.user(s)));
+                    Visit::Continue
+                });
+            }
+        }
+        if out.len() > kept {
+            // Two edited colliders find their pair from both sides.
+            out.sort_unstable();
+            out.dedup();
+        }
     }
 
     /// The filter, the pair cache and the tight box test: the narrow phase's work list.
@@ -120,7 +179,13 @@ impl<B: MovingPhase> World<B> {
                 reused += 1;
                 continue;
             }
-            if !aabb_aabb::intersects(&a.world_aabb, &b.world_aabb) {
+            let margin = self.config.contact.margin;
+            let near = if mode == Mode::Manifold && margin > 0.0 {
+                aabb_aabb::intersects(&grow_saturating(&a.world_aabb, margin), &b.world_aabb)
+            } else {
+                aabb_aabb::intersects(&a.world_aabb, &b.world_aabb)
+            };
+            if !near {
                 boxed += 1;
                 continue;
             }
@@ -167,9 +232,13 @@ impl<B: MovingPhase> World<B> {
             for o in &out.items {
                 let work = w.next().expect("one outcome per work item");
                 let mut manifold = NO_MANIFOLD;
-                if let (true, Some(m)) = (o.touching, &o.manifold) {
+                // A manifold of a pair that does not touch is speculative (within the margin).
+                if let Some(m) = &o.manifold {
                     manifold = manifolds.len() as u32;
                     manifolds.push(m.clone());
+                    if !o.touching {
+                        self.events.speculative.push((work.pair, manifold));
+                    }
                 }
                 tested.push(Tested {
                     pair: work.pair,
