@@ -324,8 +324,9 @@ pub(crate) fn place(
     let b = placed.world_aabb();
     let c = b.center().coords;
     let e = b.half_extents();
-    let s = c.abs().sum() + 2.0 * e.abs().sum();
-    let band = Vector3::repeat(BAND * s);
-    let grown = Aabb::new(b.min() - band, b.max() + band).map_err(shape_err)?;
-    Ok((placed, grown))
+    // Shapes near the top of the range: the magnitude saturates (an infinite sum of finite,
+    // non-negative terms becomes `Real::MAX`) and the grown box is clamped to the finite range,
+    // which loses nothing since no shape reaches beyond it.
+    let s = (c.abs().sum() + 2.0 * e.abs().sum()).min(Real::MAX);
+    Ok((placed, grow_saturating(&b, BAND * s)))
 }

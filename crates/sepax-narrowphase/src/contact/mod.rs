@@ -96,7 +96,9 @@ impl ContactPoint {
     /// The midpoint of the two surface points (where a solver applies the impulse).
     #[inline]
     pub fn midpoint(&self) -> Point3 {
-        Point3::from((self.point_a.coords + self.point_b.coords) * 0.5)
+        // Halved before the sum: the same bits as `(a + b) / 2` wherever that does not
+        // overflow (halving is exact above the subnormals), and finite near `Real::MAX`.
+        Point3::from(self.point_a.coords * 0.5 + self.point_b.coords * 0.5)
     }
 }
 
