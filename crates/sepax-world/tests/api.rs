@@ -175,13 +175,29 @@ fn bad_poses_name_the_collider_and_field_and_change_nothing() {
         WorldError::SamePair(a)
     );
 
-    // A placed shape out of the finite range.
+    // A placed shape out of the finite range: a box of half-size MAX / 4 moved to x = MAX reaches
+    // past it. (A unit box there rounds to [MAX, MAX] and is legal: its broad-phase box
+    // saturates at the range instead of overflowing.)
+    let h = Real::MAX / 4.0;
+    let big = w
+        .insert(ColliderDesc::new(Shape::Aabb(
+            Aabb::new(Point3::new(-h, -h, -h), Point3::new(h, h, h)).unwrap(),
+        )))
+        .unwrap();
     let far = Isometry3::translation(Real::MAX, 0.0, 0.0);
-    let e = w.set_pose(a, far).unwrap_err();
+    let e = w.set_pose(big, far).unwrap_err();
     assert!(
-        matches!(e, WorldError::Shape { collider: Subject::Id(id), .. } if id == a),
+        matches!(e, WorldError::Shape { collider: Subject::Id(id), .. } if id == big),
         "{e}"
     );
+    w.set_pose(a, far).unwrap();
+    assert!(w
+        .get(a)
+        .unwrap()
+        .world_aabb()
+        .max()
+        .iter()
+        .all(|x| x.is_finite()));
 }
 
 /// Three overlapping unit boxes: static, kinematic, static.
