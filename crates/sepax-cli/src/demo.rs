@@ -428,6 +428,7 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
     let svg_ms = ms_since(t);
     let last = Last {
         events: world.events(),
+        sah: world.tree_sah_costs(),
         highlighted: style.iter().filter(|&&s| s >= Style::Touching).count(),
         svg_ms,
     };

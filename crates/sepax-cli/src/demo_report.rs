@@ -48,6 +48,8 @@ impl Stats {
 /// What the report says about the last frame.
 pub struct Last<'a> {
     pub events: &'a Events,
+    /// SAH costs of the moving tree (if it is one) and the static tree, after the last frame.
+    pub sah: (Option<Real>, Real),
     pub highlighted: usize,
     pub svg_ms: f64,
 }
@@ -160,7 +162,7 @@ pub fn report(
     let _ = writeln!(
         s,
         "world (last frame): moving tree depth {}, SAH cost {:.1}; static tree depth {}, SAH cost {:.1}",
-        st.moving_tree_depth, st.moving_tree_sah as f64, st.static_tree_depth, st.static_tree_sah as f64
+        st.moving_tree_depth, last.sah.0.unwrap_or(0.0) as f64, st.static_tree_depth, last.sah.1 as f64
     );
     let _ = writeln!(
         s,

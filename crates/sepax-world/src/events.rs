@@ -4,7 +4,6 @@ use core::time::Duration;
 
 use crate::id::PairKey;
 use sepax_narrowphase::contact::ContactManifold;
-use sepax_shapes::math::Real;
 
 /// Flags of a pair event (bit set).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -101,12 +100,9 @@ pub struct UpdateStats {
     pub static_rechecked: usize,
     /// Height of the moving colliders' tree (0 for a broad phase that is not a tree).
     pub moving_tree_depth: u32,
-    /// Its SAH cost (0 for a broad phase that is not a tree).
-    pub moving_tree_sah: Real,
-    /// Height of the static tree.
+    /// Height of the static tree. (The trees' SAH costs walk every node, so they are not
+    /// measured per update: ask [`crate::World::tree_sah_costs`].)
     pub static_tree_depth: u32,
-    /// Its SAH cost.
-    pub static_tree_sah: Real,
     /// Time per phase (not part of any hash: it varies from run to run).
     pub time: PhaseTimes,
 }

@@ -33,8 +33,13 @@ pub trait MovingPhase: BroadPhase {
         }
     }
 
-    /// Height and SAH cost, for a tree.
-    fn tree_stats(&self) -> Option<(u32, Real)> {
+    /// Height, for a tree (cheap: read every update).
+    fn tree_depth(&self) -> Option<u32> {
+        None
+    }
+
+    /// SAH cost, for a tree (walks every node: computed only on request).
+    fn tree_sah(&self) -> Option<Real> {
         None
     }
 }
@@ -51,8 +56,12 @@ impl MovingPhase for DynamicBvh {
         self.insert_many(boxes.iter().copied(), ids);
     }
 
-    fn tree_stats(&self) -> Option<(u32, Real)> {
-        Some((self.height(), self.sah_cost()))
+    fn tree_depth(&self) -> Option<u32> {
+        Some(self.height())
+    }
+
+    fn tree_sah(&self) -> Option<Real> {
+        Some(self.sah_cost())
     }
 }
 

@@ -22,7 +22,7 @@ use crate::phase::MovingPhase;
 use sepax_broadphase::bvh::{BvhConfig, BvhConfigError, DynamicBvh};
 use sepax_broadphase::ProxyId;
 use sepax_narrowphase::contact::{ContactConfig, ContactManifold};
-use sepax_shapes::math::Isometry3;
+use sepax_shapes::math::{Isometry3, Real};
 use sepax_shapes::{Aabb, Shape};
 
 pub(crate) use narrow::{ChunkOut, Work};
@@ -265,6 +265,12 @@ impl<B: MovingPhase> World<B> {
     /// The static tree.
     pub fn static_tree(&self) -> &DynamicBvh {
         &self.statics
+    }
+
+    /// The SAH costs of the moving broad phase (`None` when it is not a tree) and of the static
+    /// tree. Each walks every node, so it is asked for here rather than measured every update.
+    pub fn tree_sah_costs(&self) -> (Option<Real>, Real) {
+        (self.moving.tree_sah(), self.statics.sah_cost())
     }
 }
 

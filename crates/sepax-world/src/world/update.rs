@@ -43,12 +43,8 @@ impl<B: MovingPhase> World<B> {
         stats.time.filter = t2 - t1;
         stats.time.narrow = t3 - t2;
         stats.time.events = t4 - t3;
-        if let Some((d, s)) = self.moving.tree_stats() {
-            stats.moving_tree_depth = d;
-            stats.moving_tree_sah = s;
-        }
+        stats.moving_tree_depth = self.moving.tree_depth().unwrap_or(0);
         stats.static_tree_depth = self.statics.height();
-        stats.static_tree_sah = self.statics.sah_cost();
         self.removed.clear();
         self.epoch += 1;
         &self.events
