@@ -96,8 +96,7 @@ fn open(nodes: &[Node], b: u32) -> ([u32; WIDTH], usize) {
                 continue;
             }
             let area = n.aabb.surface_area();
-            // `!(area <= a)`: a NaN area (never from finite boxes) still gets opened.
-            if pick.is_none_or(|(_, a)| !(area <= a)) {
+            if pick.is_none_or(|(_, a)| area > a) {
                 pick = Some((j, area));
             }
         }
