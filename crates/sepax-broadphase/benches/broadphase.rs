@@ -31,7 +31,9 @@
 //!   sepax's dynamic tree (`sepax_bvh`), its static 4-wide tree (`sepax_wide`, build time
 //!   printed once) and parry's `Bvh`. Before timing, sepax agrees with parry on hit and distance
 //!   (up to rounding) and `sepax_wide` equals `sepax_bvh` exactly. The dynamic tree casts
-//!   through its wide query mirror; the mirror's refresh time is printed once.
+//!   through its wide query mirror (the mirror's refresh time is printed once);
+//!   `sepax_bvh_bulk` is the same tree loaded by `insert_many` (binned SAH) instead of `insert`
+//!   and `update_pairs`.
 //! - `rays_obb/100k/<impl>`: the same rays against 100k oriented boxes (the same centres and
 //!   half-extents, seeded rotations) held as their world AABBs, with the exact OBB test at the
 //!   leaves (the closest OBB hit); answers checked equal to `Obb::cast_ray`'s and parry's first.
@@ -416,6 +418,12 @@ fn bench_rays(c: &mut Criterion) {
         bvh.cast_ray_closest(ray)
             .map(|(id, t)| (bvh.user(id).unwrap_or(0) as usize, t))
     };
+    // The same tree loaded by `insert_many` (binned SAH build): the mirror of a better shape.
+    let bulk = bulk_tree(&(0..n).map(|i| scene.aabb(i)).collect::<Vec<_>>());
+    let bulk_cast = |ray: &Ray| -> Option<(usize, Real)> {
+        bulk.cast_ray_closest(ray)
+            .map(|(id, t)| (bulk.user(id).unwrap_or(0) as usize, t))
+    };
 
     // The static 4-wide tree over the same tight boxes; primitive i is box i.
     let boxes: Vec<Aabb> = (0..n).map(|i| scene.aabb(i)).collect();
@@ -468,6 +476,14 @@ fn bench_rays(c: &mut Criterion) {
         .count();
     eprintln!("rays/100k: {same}/{RAYS} rays: sepax_wide equals sepax_bvh (id and distance)");
     assert_eq!(same, RAYS, "the wide tree disagrees with the dynamic tree");
+    let same = sepax_rays
+        .iter()
+        .filter(|r| bulk_cast(r) == sepax_cast(r))
+        .count();
+    assert_eq!(
+        same, RAYS,
+        "the bulk-loaded tree disagrees with the dynamic tree"
+    );
 
     let mut g = c.benchmark_group("rays/100k");
     g.sample_size(10)
@@ -482,6 +498,9 @@ fn bench_rays(c: &mut Criterion) {
                 .count()
         })
     });
+    g.bench_function(BenchmarkId::new("sepax_bvh_bulk", RAYS), |b| {
+        b.iter(|| sepax_rays.iter().filter(|r| bulk_cast(r).is_some()).count())
+    });
     g.bench_function(BenchmarkId::new("sepax_wide", RAYS), |b| {
         b.iter(|| sepax_rays.iter().filter(|r| wide_cast(r).is_some()).count())
     });
@@ -495,6 +514,23 @@ fn bench_rays(c: &mut Criterion) {
     });
     g.finish();
     bench_rays_obb(c, &scene, &sepax_rays, &parry_rays, max_dist);
+}
+
+/// A dynamic tree (margin 0) loaded with `insert_many` (binned SAH), user `i` for box `i`, its
+/// query mirror refreshed.
+fn bulk_tree(boxes: &[Aabb]) -> DynamicBvh {
+    let mut bvh = DynamicBvh::new(BvhConfig {
+        margin: 0.0,
+        ..BvhConfig::default()
+    })
+    .expect("valid config");
+    let mut ids = Vec::new();
+    bvh.insert_many(
+        boxes.iter().enumerate().map(|(i, b)| (*b, i as u64)),
+        &mut ids,
+    );
+    assert!(bvh.prepare_queries());
+    bvh
 }
 
 /// Times the wide query mirror's refresh of `bvh` (median of 11): one proxy is moved out of its
@@ -602,6 +638,7 @@ fn bench_rays_obb(
     bvh.update_pairs(&mut scratch);
     refresh_cost(&mut bvh, &ids, "rays_obb/100k");
     let wide = WideBvh::build(&boxes);
+    let bulk = bulk_tree(&boxes);
     let cuboids: Vec<(Cuboid, Pose)> = (0..n)
         .map(|i| {
             let (c, h, q) = (scene.center[i], scene.half[i], quats[i]);
@@ -616,7 +653,7 @@ fn bench_rays_obb(
     let pbvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
 
     // Closest OBB hit: the leaf's box is hit at `t` (a lower bound); the OBB at `t_obb >= t`.
-    let closest = |exact: &dyn Fn(usize, &Ray) -> Option<Real>, r: &Ray| {
+    let closest_in = |bvh: &DynamicBvh, exact: &dyn Fn(usize, &Ray) -> Option<Real>, r: &Ray| {
         let mut best: Option<(ProxyId, Real)> = None;
         bvh.cast_ray(r, |id, _| {
             let i = bvh.user(id).unwrap_or(0) as usize;
@@ -632,7 +669,9 @@ fn bench_rays_obb(
     };
     let fast = |i: usize, r: &Ray| obb_ray_distance(&obbs[i], r);
     let full = |i: usize, r: &Ray| obbs[i].cast_ray(r).map(|h| h.distance);
+    let closest = |exact: &dyn Fn(usize, &Ray) -> Option<Real>, r: &Ray| closest_in(&bvh, exact, r);
     let sepax_cast = |r: &Ray| closest(&fast, r);
+    let bulk_cast = |r: &Ray| closest_in(&bulk, &fast, r);
     let wide_cast = |r: &Ray| {
         let mut best: Option<(u32, Real)> = None;
         wide.cast_ray(r, |i, _| match obb_ray_distance(&obbs[i as usize], r) {
@@ -656,7 +695,7 @@ fn bench_rays_obb(
     for (sr, pr) in sepax_rays.iter().zip(parry_rays) {
         let s = sepax_cast(sr);
         same += usize::from(s == closest(&full, sr));
-        same_wide += usize::from(s == wide_cast(sr));
+        same_wide += usize::from(s == wide_cast(sr) && s == bulk_cast(sr));
         hits += usize::from(s.is_some());
         match (s, parry_cast(pr)) {
             (None, None) => agree += 1,
@@ -669,7 +708,7 @@ fn bench_rays_obb(
     let rays = sepax_rays.len();
     eprintln!(
         "rays_obb/100k: {hits}/{rays} rays hit an OBB; fast leaf test equals Obb::cast_ray on \
-         {same}, wide equals the dynamic tree on {same_wide}, parry agrees on {agree}"
+         {same}, wide and bulk-loaded trees equal the dynamic tree on {same_wide}, parry agrees on {agree}"
     );
     assert_eq!((same, same_wide), (rays, rays), "OBB closest hits differ");
     assert!(
@@ -689,6 +728,9 @@ fn bench_rays_obb(
                 .filter(|r| sepax_cast(r).is_some())
                 .count()
         })
+    });
+    g.bench_function(BenchmarkId::new("sepax_bvh_bulk", rays), |b| {
+        b.iter(|| sepax_rays.iter().filter(|r| bulk_cast(r).is_some()).count())
     });
     g.bench_function(BenchmarkId::new("sepax_wide", rays), |b| {
         b.iter(|| sepax_rays.iter().filter(|r| wide_cast(r).is_some()).count())

@@ -180,9 +180,9 @@ fn check_all(bvh: &DynamicBvh, seed: u64, what: &str) {
     let qs = queries(&mut rng, &boxes, &world, 20);
     let before = bvh.query_mirror_refreshes();
     // The first queries on a changed tree walk the binary nodes (`check_ray` makes three: below
-    // the refresh threshold from 768 leaves on).
+    // the refresh threshold from 96 leaves on).
     check_ray(bvh, &boxes, &rs[0], &format!("{what} (first query)"));
-    if boxes.len() >= 768 {
+    if boxes.len() >= 96 {
         assert_eq!(
             bvh.query_mirror_refreshes(),
             before,

@@ -56,11 +56,13 @@ impl Clone for Mirror {
     }
 }
 
-/// Queries against a stale mirror before one refreshes it, for a tree of `len` leaves. A
-/// refresh costs about as much as this many binary-tree ray casts (both measured at 100k
-/// leaves, `docs/benchmarks.md`), and both grow with the tree.
+/// Queries against a stale mirror before one refreshes it, for a tree of `len` leaves: about
+/// the number of binary-tree ray casts that cost as much as a refresh (at 100k leaves a refresh
+/// took 3.4-3.7 ms and a binary closest-hit cast about 1 us, `docs/benchmarks.md`). The refresh
+/// grows linearly with the tree and a cast about logarithmically, so a share of `len` keeps the
+/// rule on the safe side for smaller trees.
 fn refresh_after(len: usize) -> usize {
-    len / 256 + 1
+    len / 32 + 1
 }
 
 fn try_write(lock: &RwLock<Built>) -> Option<RwLockWriteGuard<'_, Built>> {
