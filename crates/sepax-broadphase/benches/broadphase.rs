@@ -30,7 +30,13 @@
 //! - `rays/100k/<impl>`: 1000 closest-hit rays against the tight boxes of 100k static boxes:
 //!   sepax's dynamic tree (`sepax_bvh`), its static 4-wide tree (`sepax_wide`, build time
 //!   printed once) and parry's `Bvh`. Before timing, sepax agrees with parry on hit and distance
-//!   (up to rounding) and `sepax_wide` equals `sepax_bvh` exactly.
+//!   (up to rounding) and `sepax_wide` equals `sepax_bvh` exactly. The dynamic tree casts
+//!   through its wide query mirror (the mirror's refresh time is printed once);
+//!   `sepax_bvh_bulk` is the same tree loaded by `insert_many` (binned SAH) instead of `insert`
+//!   and `update_pairs`.
+//! - `rays_obb/100k/<impl>`: the same rays against 100k oriented boxes (the same centres and
+//!   half-extents, seeded rotations) held as their world AABBs, with the exact OBB test at the
+//!   leaves (the closest OBB hit); answers checked equal to `Obb::cast_ray`'s and parry's first.
 //!
 //! Before timing, one frame of each implementation on identical data prints its pair count;
 //! the exact ones (SAP, both grids) and the tight subsets of sepax's fattening BVH and of rapier's set
@@ -56,13 +62,13 @@ use rapier3d::geometry::{
     ColliderSet,
 };
 use rapier3d::math::Vector as RVec;
-use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, WideBvh};
+use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, RayStep, WideBvh};
 use sepax_broadphase::grid::{GridConfig, UniformGrid};
 use sepax_broadphase::sap::SweepAndPrune;
 use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::{Point3, Real, Vector3};
-use sepax_shapes::{Aabb, Ray};
+use sepax_shapes::{Aabb, Obb, Ray};
 
 #[path = "data/scene.rs"]
 mod scene;
@@ -398,6 +404,7 @@ fn bench_rays(c: &mut Criterion) {
         .collect();
     let mut scratch = Vec::new();
     bvh.update_pairs(&mut scratch);
+    refresh_cost(&mut bvh, &ids, "rays/100k");
     let sepax_rays: Vec<Ray> = rays
         .iter()
         .map(|(o, d)| {
@@ -410,6 +417,12 @@ fn bench_rays(c: &mut Criterion) {
     let sepax_cast = |ray: &Ray| -> Option<(usize, Real)> {
         bvh.cast_ray_closest(ray)
             .map(|(id, t)| (bvh.user(id).unwrap_or(0) as usize, t))
+    };
+    // The same tree loaded by `insert_many` (binned SAH build): the mirror of a better shape.
+    let bulk = bulk_tree(&(0..n).map(|i| scene.aabb(i)).collect::<Vec<_>>());
+    let bulk_cast = |ray: &Ray| -> Option<(usize, Real)> {
+        bulk.cast_ray_closest(ray)
+            .map(|(id, t)| (bulk.user(id).unwrap_or(0) as usize, t))
     };
 
     // The static 4-wide tree over the same tight boxes; primitive i is box i.
@@ -463,6 +476,14 @@ fn bench_rays(c: &mut Criterion) {
         .count();
     eprintln!("rays/100k: {same}/{RAYS} rays: sepax_wide equals sepax_bvh (id and distance)");
     assert_eq!(same, RAYS, "the wide tree disagrees with the dynamic tree");
+    let same = sepax_rays
+        .iter()
+        .filter(|r| bulk_cast(r) == sepax_cast(r))
+        .count();
+    assert_eq!(
+        same, RAYS,
+        "the bulk-loaded tree disagrees with the dynamic tree"
+    );
 
     let mut g = c.benchmark_group("rays/100k");
     g.sample_size(10)
@@ -477,10 +498,244 @@ fn bench_rays(c: &mut Criterion) {
                 .count()
         })
     });
+    g.bench_function(BenchmarkId::new("sepax_bvh_bulk", RAYS), |b| {
+        b.iter(|| sepax_rays.iter().filter(|r| bulk_cast(r).is_some()).count())
+    });
     g.bench_function(BenchmarkId::new("sepax_wide", RAYS), |b| {
         b.iter(|| sepax_rays.iter().filter(|r| wide_cast(r).is_some()).count())
     });
     g.bench_function(BenchmarkId::new("parry_bvh", RAYS), |b| {
+        b.iter(|| {
+            parry_rays
+                .iter()
+                .filter(|r| parry_cast(r).is_some())
+                .count()
+        })
+    });
+    g.finish();
+    bench_rays_obb(c, &scene, &sepax_rays, &parry_rays, max_dist);
+}
+
+/// A dynamic tree (margin 0) loaded with `insert_many` (binned SAH), user `i` for box `i`, its
+/// query mirror refreshed.
+fn bulk_tree(boxes: &[Aabb]) -> DynamicBvh {
+    let mut bvh = DynamicBvh::new(BvhConfig {
+        margin: 0.0,
+        ..BvhConfig::default()
+    })
+    .expect("valid config");
+    let mut ids = Vec::new();
+    bvh.insert_many(
+        boxes.iter().enumerate().map(|(i, b)| (*b, i as u64)),
+        &mut ids,
+    );
+    assert!(bvh.prepare_queries());
+    bvh
+}
+
+/// Times the wide query mirror's refresh of `bvh` (median of 11): one proxy is moved out of its
+/// fat box and back (which makes the mirror stale), then `prepare_queries` rebuilds it.
+fn refresh_cost(bvh: &mut DynamicBvh, ids: &[ProxyId], label: &str) {
+    let id = ids[0];
+    let home = bvh.tight_aabb(id).expect("live proxy");
+    let away = Aabb::new_unchecked(home.min() + Vector3::x(), home.max() + Vector3::x());
+    let mut times: Vec<f64> = (0..11)
+        .map(|_| {
+            bvh.update(id, away, Vector3::zeros());
+            bvh.update(id, home, Vector3::zeros());
+            let start = Instant::now();
+            assert!(bvh.prepare_queries());
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    eprintln!(
+        "{label}: query mirror refresh of {} proxies ({} nodes): {:.2} ms (median of 11; min {:.2})",
+        bvh.len(),
+        bvh.node_count(),
+        times[5],
+        times[0]
+    );
+}
+
+/// The exact ray distance of [`sepax_shapes::Obb::cast_ray`] without the hit point and normal
+/// (the leaf test of a closest-hit query): the same local origin (`Obb::to_local`), inside test,
+/// local direction and slab loop, operation for operation, so the same distance bit for bit
+/// (checked against `Obb::cast_ray` before timing).
+#[inline]
+fn obb_ray_distance(b: &Obb, ray: &Ray) -> Option<Real> {
+    let o = b.to_local(&ray.origin());
+    let h = b.half_extents();
+    if (0..3).all(|k| o[k].abs() <= h[k]) {
+        return Some(0.0);
+    }
+    let d = b.axes().tr_mul(&ray.direction());
+    let (mut t0, mut t1, mut entered) = (0.0 as Real, ray.max_distance(), false);
+    for k in 0..3 {
+        if d[k] == 0.0 {
+            if o[k] < -h[k] || o[k] > h[k] {
+                return None;
+            }
+            continue;
+        }
+        let (ta, tb) = ((-h[k] - o[k]) / d[k], (h[k] - o[k]) / d[k]);
+        let (ta, tb) = if ta <= tb { (ta, tb) } else { (tb, ta) };
+        if ta > t0 {
+            t0 = ta;
+            entered = true;
+        }
+        t1 = t1.min(tb);
+        if t0 > t1 {
+            return None;
+        }
+    }
+    (entered && t0.is_finite()).then_some(t0)
+}
+
+/// Closest-hit rays against 100k oriented boxes (the bench scene's centres and half-extents,
+/// seeded random rotations): each structure holds the boxes' world AABBs and tests the exact
+/// OBB at its leaves (sepax: [`obb_ray_distance`]; parry: `Cuboid::cast_ray` at the box's pose).
+fn bench_rays_obb(
+    c: &mut Criterion,
+    scene: &Scene,
+    sepax_rays: &[Ray],
+    parry_rays: &[PRay],
+    max_dist: f32,
+) {
+    use parry3d::math::{Pose, Rotation};
+    use parry3d::shape::Cuboid;
+    use rand::{Rng, SeedableRng};
+    use sepax_shapes::math::{Quaternion, UnitQuaternion};
+    let n = scene.center.len();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+    let quats: Vec<[f32; 4]> = (0..n)
+        .map(|_| {
+            let q = [0; 4].map(|_| rng.random_range(-1.0f32..1.0));
+            let len = (q.iter().map(|x| x * x).sum::<f32>()).sqrt().max(1e-3);
+            q.map(|x| x / len)
+        })
+        .collect();
+    let obbs: Vec<Obb> = (0..n)
+        .map(|i| {
+            let (c, h, q) = (scene.center[i], scene.half[i], quats[i]);
+            let q = Quaternion::new(q[3] as Real, q[0] as Real, q[1] as Real, q[2] as Real);
+            Obb::from_rotation(
+                Point3::new(c[0] as Real, c[1] as Real, c[2] as Real),
+                UnitQuaternion::new_normalize(q),
+                Vector3::new(h[0] as Real, h[1] as Real, h[2] as Real),
+            )
+            .expect("valid box")
+        })
+        .collect();
+    let boxes: Vec<Aabb> = obbs.iter().map(Obb::world_aabb).collect();
+    let mut bvh = DynamicBvh::new(BvhConfig {
+        margin: 0.0,
+        ..BvhConfig::default()
+    })
+    .expect("valid config");
+    let ids: Vec<ProxyId> = (0..n).map(|i| bvh.insert(boxes[i], i as u64)).collect();
+    let mut scratch = Vec::new();
+    bvh.update_pairs(&mut scratch);
+    refresh_cost(&mut bvh, &ids, "rays_obb/100k");
+    let wide = WideBvh::build(&boxes);
+    let bulk = bulk_tree(&boxes);
+    let cuboids: Vec<(Cuboid, Pose)> = (0..n)
+        .map(|i| {
+            let (c, h, q) = (scene.center[i], scene.half[i], quats[i]);
+            let rot = Rotation::from_xyzw(q[0], q[1], q[2], q[3]).normalize();
+            (
+                Cuboid::new(PVec::from_array(h)),
+                Pose::from_parts(PVec::from_array(c), rot),
+            )
+        })
+        .collect();
+    let leaves: Vec<PAabb> = cuboids.iter().map(|(cb, p)| cb.aabb(p)).collect();
+    let pbvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
+
+    // Closest OBB hit: the leaf's box is hit at `t` (a lower bound); the OBB at `t_obb >= t`.
+    let closest_in = |bvh: &DynamicBvh, exact: &dyn Fn(usize, &Ray) -> Option<Real>, r: &Ray| {
+        let mut best: Option<(ProxyId, Real)> = None;
+        bvh.cast_ray(r, |id, _| {
+            let i = bvh.user(id).unwrap_or(0) as usize;
+            match exact(i, r) {
+                Some(t) if best.is_none_or(|(b, bt)| t < bt || (t == bt && id < b)) => {
+                    best = Some((id, t));
+                    RayStep::Clip(t)
+                }
+                _ => RayStep::Continue,
+            }
+        });
+        best.map(|(id, t)| (bvh.user(id).unwrap_or(0) as usize, t))
+    };
+    let fast = |i: usize, r: &Ray| obb_ray_distance(&obbs[i], r);
+    let full = |i: usize, r: &Ray| obbs[i].cast_ray(r).map(|h| h.distance);
+    let closest = |exact: &dyn Fn(usize, &Ray) -> Option<Real>, r: &Ray| closest_in(&bvh, exact, r);
+    let sepax_cast = |r: &Ray| closest(&fast, r);
+    let bulk_cast = |r: &Ray| closest_in(&bulk, &fast, r);
+    let wide_cast = |r: &Ray| {
+        let mut best: Option<(u32, Real)> = None;
+        wide.cast_ray(r, |i, _| match obb_ray_distance(&obbs[i as usize], r) {
+            Some(t) if best.is_none_or(|(b, bt)| t < bt || (t == bt && i < b)) => {
+                best = Some((i, t));
+                RayStep::Clip(t)
+            }
+            _ => RayStep::Continue,
+        });
+        best.map(|(i, t)| (i as usize, t))
+    };
+    let parry_cast = |r: &PRay| {
+        pbvh.cast_ray(r, max_dist, |leaf, best| {
+            let (cb, pose) = &cuboids[leaf as usize];
+            cb.cast_ray(pose, r, best, true)
+        })
+    };
+    // Before timing: the fast leaf test gives exactly `Obb::cast_ray`'s answers, the wide tree
+    // the dynamic tree's, and parry agrees up to rounding.
+    let (mut same, mut same_wide, mut agree, mut hits) = (0, 0, 0, 0);
+    for (sr, pr) in sepax_rays.iter().zip(parry_rays) {
+        let s = sepax_cast(sr);
+        same += usize::from(s == closest(&full, sr));
+        same_wide += usize::from(s == wide_cast(sr) && s == bulk_cast(sr));
+        hits += usize::from(s.is_some());
+        match (s, parry_cast(pr)) {
+            (None, None) => agree += 1,
+            (Some((_, ts)), Some((_, tp))) if (ts as f32 - tp).abs() <= 1e-3 * (1.0 + tp) => {
+                agree += 1
+            }
+            _ => {}
+        }
+    }
+    let rays = sepax_rays.len();
+    eprintln!(
+        "rays_obb/100k: {hits}/{rays} rays hit an OBB; fast leaf test equals Obb::cast_ray on \
+         {same}, wide and bulk-loaded trees equal the dynamic tree on {same_wide}, parry agrees on {agree}"
+    );
+    assert_eq!((same, same_wide), (rays, rays), "OBB closest hits differ");
+    assert!(
+        agree >= rays * 99 / 100,
+        "OBB ray casts disagree with parry"
+    );
+
+    let mut g = c.benchmark_group("rays_obb/100k");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Elements(rays as u64));
+    g.bench_function(BenchmarkId::new("sepax_bvh", rays), |b| {
+        b.iter(|| {
+            sepax_rays
+                .iter()
+                .filter(|r| sepax_cast(r).is_some())
+                .count()
+        })
+    });
+    g.bench_function(BenchmarkId::new("sepax_bvh_bulk", rays), |b| {
+        b.iter(|| sepax_rays.iter().filter(|r| bulk_cast(r).is_some()).count())
+    });
+    g.bench_function(BenchmarkId::new("sepax_wide", rays), |b| {
+        b.iter(|| sepax_rays.iter().filter(|r| wide_cast(r).is_some()).count())
+    });
+    g.bench_function(BenchmarkId::new("parry_bvh", rays), |b| {
         b.iter(|| {
             parry_rays
                 .iter()

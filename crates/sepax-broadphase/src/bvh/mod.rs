@@ -201,6 +201,11 @@ pub struct DynamicBvh {
     /// internal nodes) still holds; `None` once a leaf was linked or unlinked since.
     fast_layout: Option<u32>,
     scratch: Scratch,
+    /// Bumped by [`DynamicBvh::changed`] whenever a leaf's stored box or the set of leaves
+    /// changes: the freshness key of the query mirror.
+    generation: u64,
+    /// The wide mirror `cast_ray` and `query_aabb` run through (`wide/mirror.rs`).
+    mirror: wide::mirror::Mirror,
 }
 
 impl Default for DynamicBvh {
@@ -232,6 +237,8 @@ impl DynamicBvh {
             rebuilds: 0,
             fast_layout: None,
             scratch: Scratch::default(),
+            generation: 0,
+            mirror: wide::mirror::Mirror::default(),
         }
     }
 
@@ -286,6 +293,7 @@ impl DynamicBvh {
             + sc.nodes.capacity() * size_of::<Node>()
             + sc.lbvh.memory_bytes()
             + sc.sweep.memory_bytes()
+            + self.mirror.memory_bytes()
     }
 
     /// How many times the tree was rebuilt (automatically or by [`DynamicBvh::rebuild`]).
@@ -371,6 +379,7 @@ impl DynamicBvh {
         p.next_free = NULL;
         self.proxy_count += 1;
         self.mark_moved(slot);
+        self.changed();
         (slot, leaf)
     }
 }
@@ -398,6 +407,7 @@ impl BroadPhase for DynamicBvh {
             self.free_proxy = slot as u32;
         }
         self.proxy_count -= 1;
+        self.changed();
         true
     }
 
@@ -422,6 +432,7 @@ impl BroadPhase for DynamicBvh {
             &displacement,
         );
         self.proxies[slot].fat = fat;
+        self.changed();
         match self.config.update_mode {
             UpdateMode::Reinsert => {
                 self.remove_leaf(leaf);

@@ -173,7 +173,13 @@ pub(crate) fn sphere_touches(aabb: &Aabb, s: &Sphere) -> bool {
 
 impl DynamicBvh {
     /// Every proxy whose stored (fat) box overlaps `aabb`, closed sets, exact comparisons.
+    ///
+    /// Runs through the wide query mirror when it is fresh (see [`DynamicBvh::cast_ray`]),
+    /// else through the binary tree: the same proxies either way, in an unspecified order.
     pub fn query_aabb(&self, aabb: &Aabb, mut f: impl FnMut(ProxyId) -> Visit) -> QueryStats {
+        if let Some(m) = self.fresh_mirror() {
+            return m.tree.query_aabb(aabb, |slot| f(self.handle(slot)));
+        }
         overlap_walk(
             &self.nodes,
             self.root,
@@ -246,7 +252,25 @@ impl DynamicBvh {
     /// [`Aabb::cast_ray`]: 0 when the origin is inside the box), where `clip` starts at the ray's
     /// `max_distance` and is lowered by [`RayStep::Clip`]. Subtrees whose box the ray enters
     /// beyond `clip` are skipped. Leaves arrive roughly, not exactly, in order of distance.
+    ///
+    /// The cast runs through a wide mirror of the tree (4 or 8 children per node, one SIMD slab
+    /// test for all of them, `bvh/wide/mirror.rs`) when it is fresh; after a change of the
+    /// tree, the first queries walk the binary tree and one of them refreshes the mirror (a
+    /// pass over the nodes; [`DynamicBvh::prepare_queries`] does it at once). Both report
+    /// the same proxies at the same distances, and every mutation is seen by the next query.
     pub fn cast_ray(&self, ray: &Ray, mut f: impl FnMut(ProxyId, Real) -> RayStep) -> QueryStats {
+        if let Some(m) = self.fresh_mirror() {
+            return m.tree.cast_ray(ray, |slot, t| f(self.handle(slot), t));
+        }
+        self.cast_ray_binary(ray, f)
+    }
+
+    /// [`DynamicBvh::cast_ray`] through the binary nodes.
+    fn cast_ray_binary(
+        &self,
+        ray: &Ray,
+        mut f: impl FnMut(ProxyId, Real) -> RayStep,
+    ) -> QueryStats {
         let mut stats = QueryStats::default();
         if self.root == NULL {
             return stats;

@@ -27,6 +27,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx;
+mod collapse;
+pub(crate) mod mirror;
 mod query;
 
 use super::rebuild::{sah_split, Item};
