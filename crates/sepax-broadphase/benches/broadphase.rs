@@ -136,10 +136,13 @@ impl<B: BroadPhase> Run for SepaxRun<B> {
     }
 
     fn update_and_pairs(&mut self) -> usize {
-        for &i in &self.scene.moving {
-            let d = self.scene.velocity(i);
-            self.bp.update(self.ids[i], self.scene.aabb(i), d);
-        }
+        let (scene, ids) = (&self.scene, &self.ids);
+        self.bp.update_many(
+            &mut scene
+                .moving
+                .iter()
+                .map(|&i| (ids[i], scene.aabb(i), scene.velocity(i))),
+        );
         self.bp.update_pairs(&mut self.pairs);
         self.pairs.len()
     }

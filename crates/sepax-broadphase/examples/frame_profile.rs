@@ -1,6 +1,8 @@
 //! Per-phase timing of the BVH broad phase on the benchmark's moving-boxes scene, measured in
 //! thread CPU time (robust on a shared machine). Run:
 //! `cargo run --release -p sepax-broadphase --example frame_profile -- [N] [FRAMES] [STATIC_FRACTION]`
+//! (`SAH_EVERY=K` adds the SAH-quality curve: every K frames, the tree against a fresh binned-SAH
+//! build; both modes print the p50/p99/max frame time).
 #![allow(clippy::unnecessary_cast)]
 
 use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, UpdateMode};
@@ -66,19 +68,28 @@ fn main() {
             pairs.len()
         );
         let (mut t_step, mut t_update, mut t_pairs) = (0u64, 0u64, 0u64);
+        let mut frame_ns = Vec::with_capacity(frames);
         for _ in 0..frames {
             let t = cpu_ns();
             scene.step();
             t_step += cpu_ns() - t;
+            let wall = std::time::Instant::now();
             let t = cpu_ns();
-            for &i in &scene.moving {
-                grid.update(ids[i], scene.aabb(i), scene.velocity(i));
-            }
+            let sc = &scene;
+            grid.update_many(
+                &mut sc
+                    .moving
+                    .iter()
+                    .map(|&i| (ids[i], sc.aabb(i), sc.velocity(i))),
+            );
             let t1 = cpu_ns();
             grid.update_pairs(&mut pairs);
-            t_pairs += cpu_ns() - t1;
+            let t2 = cpu_ns();
+            t_pairs += t2 - t1;
             t_update += t1 - t;
+            frame_ns.push(wall.elapsed().as_nanos() as u64);
         }
+        print_distribution("sorted grid", &mut frame_ns);
         let f = frames as f64;
         println!(
             "per frame: update {:.2} ms, update_pairs {:.2} ms, total {:.2} ms (the scene's own step, not counted: {:.2} ms); pairs {}, oversize {}, memory {:.0} bytes per proxy",
@@ -119,18 +130,45 @@ fn main() {
     );
     let (mut t_update, mut t_pairs) = (0u64, 0u64);
     let rebuilds0 = bvh.rebuild_count();
-    for _ in 0..frames {
-        scene.step();
-        let t = cpu_ns();
-        for &i in &scene.moving {
-            bvh.update(ids[i], scene.aabb(i), scene.velocity(i));
+    let mut frame_ns = Vec::with_capacity(frames);
+    // `SAH_EVERY=K`: every K frames, the tree's SAH cost against a fresh binned-SAH build of the
+    // same leaves (a clone rebuilt), outside the timing.
+    let sah_every: usize = std::env::var("SAH_EVERY")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut worst_sah_ratio: f64 = 0.0;
+    for frame in 0..frames {
+        if sah_every > 0 && frame % sah_every == 0 {
+            let mut fresh = bvh.clone();
+            fresh.rebuild();
+            let (now, best) = (bvh.sah_cost() as f64, fresh.sah_cost() as f64);
+            worst_sah_ratio = worst_sah_ratio.max(now / best);
+            println!(
+                "sah frame {frame}: tree {now:.4e}, fresh binned SAH {best:.4e}, ratio {:.3}",
+                now / best
+            );
         }
+        scene.step();
+        let wall = std::time::Instant::now();
+        let t = cpu_ns();
+        let sc = &scene;
+        bvh.update_many(
+            sc.moving
+                .iter()
+                .map(|&i| (ids[i], sc.aabb(i), sc.velocity(i))),
+        );
         let t1 = cpu_ns();
         bvh.update_pairs(&mut pairs);
         let t2 = cpu_ns();
         t_update += t1 - t;
         t_pairs += t2 - t1;
+        frame_ns.push(wall.elapsed().as_nanos() as u64);
     }
+    if sah_every > 0 {
+        println!("sah: worst ratio to a fresh binned-SAH build {worst_sah_ratio:.3}");
+    }
+    print_distribution("tree", &mut frame_ns);
     let f = frames as f64;
     println!(
         "per frame: update {:.2} ms, update_pairs {:.2} ms, total {:.2} ms; pairs {}, rebuilds {}, height {}, sah {:.3e}",
@@ -187,5 +225,21 @@ fn main() {
         t_rebuild as f64 / 1e6,
         t_self2 as f64 / 1e6,
         bvh.sah_cost()
+    );
+}
+
+/// Prints the median, 99th percentile and worst of per-frame wall times (nanoseconds: thread CPU
+/// time advances only at scheduler events, too coarse for one frame).
+fn print_distribution(what: &str, ns: &mut [u64]) {
+    if ns.is_empty() {
+        return;
+    }
+    ns.sort_unstable();
+    let at = |q: f64| ns[((ns.len() - 1) as f64 * q).round() as usize] as f64 / 1e6;
+    let (p50, p99, max) = (at(0.5), at(0.99), at(1.0));
+    println!(
+        "{what} frame time over {} frames: p50 {p50:.2} ms, p99 {p99:.2} ms, max {max:.2} ms (max / p50 {:.2})",
+        ns.len(),
+        max / p50
     );
 }

@@ -80,6 +80,17 @@ pub trait BroadPhase {
     /// Moves a proxy to a new tight box; `displacement` (the motion over the next step) lets a
     /// fattening implementation predict. Returns false for a stale or unknown handle.
     fn update(&mut self, id: ProxyId, aabb: Aabb, displacement: Vector3) -> bool;
+    /// Moves many proxies: [`BroadPhase::update`] on each `(handle, tight box, displacement)` in
+    /// turn; returns how many handles were live. An implementation may repair its structure
+    /// once for the whole batch instead of once per proxy (the dynamic tree does).
+    fn update_many(
+        &mut self,
+        updates: &mut dyn Iterator<Item = (ProxyId, Aabb, Vector3)>,
+    ) -> usize {
+        updates
+            .map(|(id, aabb, d)| usize::from(self.update(id, aabb, d)))
+            .sum()
+    }
     /// The user value of a live proxy.
     fn user(&self, id: ProxyId) -> Option<u64>;
     /// The box the structure stores for a proxy (fat where the implementation fattens).

@@ -203,6 +203,7 @@ enum Op {
     Insert { c: [f64; 3], h: [f64; 3], kind: u8 },
     Remove(usize),
     Move { k: usize, d: [f64; 3], grow: f64 },
+    MoveAll { d: [f64; 3], grow: f64 },
     Frame,
     Rebuild,
 }
@@ -213,6 +214,7 @@ fn op() -> impl Strategy<Value = Op> {
         4 => (v3(-20.0, 20.0), v3(0.0, 4.0), 0u8..8).prop_map(|(c, h, kind)| Op::Insert { c, h, kind }),
         1 => (0usize..1000).prop_map(Op::Remove),
         4 => (0usize..1000, v3(-3.0, 3.0), 0.0..2.0f64).prop_map(|(k, d, grow)| Op::Move { k, d, grow }),
+        2 => (v3(-3.0, 3.0), 0.5..1.5f64).prop_map(|(d, grow)| Op::MoveAll { d, grow }),
         2 => Just(Op::Frame),
         1 => Just(Op::Rebuild),
     ]
@@ -273,6 +275,7 @@ fn run_scenario(config: BvhConfig, ops: &[Op], seed: u64, offset: f64) {
                 }
                 assert!(fat_after.contains_aabb(&b));
             }
+            Op::MoveAll { d, grow } => move_all(&mut bvh, &live, &dead, *d, *grow, &mut rng),
             Op::Frame => {
                 bvh.update_pairs(&mut out);
                 let want = brute_pairs(&pair_boxes(&bvh));
@@ -301,6 +304,55 @@ fn run_scenario(config: BvhConfig, ops: &[Op], seed: u64, offset: f64) {
     bvh.update_pairs(&mut out);
     assert_eq!(out, brute_pairs(&pair_boxes(&bvh)));
     bvh.validate().unwrap();
+}
+
+/// Moves every live proxy with one `update_many` (each by its own fraction of `d`; the first
+/// proxy listed twice, stale handles mixed in), then checks the boxes and the queries before
+/// any `update_pairs`: the batch leaves the tree as queryable as one-by-one updates.
+fn move_all(
+    bvh: &mut DynamicBvh,
+    live: &[(ProxyId, u64)],
+    dead: &[ProxyId],
+    d: [f64; 3],
+    grow: f64,
+    rng: &mut ChaCha8Rng,
+) {
+    let mut batch = Vec::new();
+    let mut fat_before = Vec::new();
+    for (j, (id, _)) in live.iter().enumerate() {
+        let old = bvh.tight_aabb(*id).unwrap();
+        let f = ((j % 7) as f64 - 3.0) / 3.0;
+        let dv = Vector3::new((d[0] * f) as Real, (d[1] * f) as Real, (d[2] * f) as Real);
+        let b =
+            Aabb::from_center_half_extents(old.center() + dv, old.half_extents() * grow as Real)
+                .unwrap();
+        batch.push((*id, b, dv));
+        fat_before.push(bvh.stored_aabb(*id).unwrap());
+    }
+    let moved = batch.len();
+    if let Some(&first) = batch.first() {
+        batch.push(first);
+    }
+    let stale = aabb([0.0; 3], [1.0; 3]);
+    batch.extend(dead.iter().map(|&id| (id, stale, Vector3::zeros())));
+    let want = moved + usize::from(moved > 0);
+    assert_eq!(bvh.update_many(batch.iter().copied()), want);
+    for (k, (id, b, _)) in batch[..moved].iter().enumerate() {
+        assert_eq!(bvh.tight_aabb(*id), Some(*b));
+        let fat = bvh.stored_aabb(*id).unwrap();
+        assert!(
+            fat.contains_aabb(b),
+            "proxy {k}: fat box misses the tight box"
+        );
+        if fat_before[k].contains_aabb(b) {
+            assert_eq!(
+                fat, fat_before[k],
+                "proxy {k}: a contained move changed the fat box"
+            );
+        }
+    }
+    bvh.validate().unwrap();
+    check_queries(bvh, rng, 25.0);
 }
 
 fn configs() -> impl Strategy<Value = BvhConfig> {
@@ -379,12 +431,20 @@ fn soak_many_frames() {
         }
         let mut out = Vec::new();
         for frame in 0..40 {
+            // Odd frames move everything in one batch, even frames one by one.
+            let mut batch = Vec::new();
             for (i, id) in ids.iter_mut().enumerate() {
                 let old = bvh.tight_aabb(*id).unwrap();
                 let b = Aabb::from_center_half_extents(old.center() + vel[i], old.half_extents())
                     .unwrap();
-                assert!(bvh.update(*id, b, vel[i]));
+                if frame % 2 == 1 {
+                    batch.push((*id, b, vel[i]));
+                } else {
+                    assert!(bvh.update(*id, b, vel[i]));
+                }
             }
+            assert_eq!(bvh.update_many(batch.iter().copied()), batch.len());
+            bvh.validate().unwrap();
             // Churn: replace a few proxies each frame.
             for _ in 0..5 {
                 let k = rng.random_range(0..ids.len());

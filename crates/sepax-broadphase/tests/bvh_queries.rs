@@ -292,7 +292,7 @@ fn empty_tree_reports_nothing() {
 
 /// Every mutation is seen by the very next query, on either path: update (in and out of the
 /// fat box), remove, insert, `update_pairs` (which rebuilds), `rebuild`, `rebuild_fast`,
-/// `refit`.
+/// `update_many` (whole-tree refit and per-proxy enlargement), `refit`.
 #[test]
 fn queries_are_fresh_after_every_mutation() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -300,7 +300,7 @@ fn queries_are_fresh_after_every_mutation() {
         let (mut bvh, mut ids) = tree(&boxes, BvhConfig::default(), false);
         let mut pairs = Vec::new();
         bvh.update_pairs(&mut pairs);
-        for step in 0..7 {
+        for step in 0..9 {
             bvh.prepare_queries();
             match step {
                 0 | 1 => {
@@ -328,6 +328,22 @@ fn queries_are_fresh_after_every_mutation() {
                 3 => bvh.update_pairs(&mut pairs),
                 4 => bvh.rebuild(),
                 5 => bvh.rebuild_fast(),
+                6 | 7 => {
+                    // The batch path of a fast layout: every proxy (a whole-tree refit), then a
+                    // few (per-proxy enlargement), each far out of its fat box.
+                    let every = if step == 6 { 1 } else { 29 };
+                    let moves: Vec<_> = ids
+                        .iter()
+                        .step_by(every)
+                        .map(|id| {
+                            let b = bvh.tight_aabb(*id).unwrap();
+                            let d = Vector3::new(rand_in(&mut rng, -5.0, 5.0), 3.0, -2.0);
+                            (*id, boxed((b.min() + d).into(), (b.max() + d).into()), d)
+                        })
+                        .collect();
+                    let n = moves.len();
+                    assert_eq!(bvh.update_many(moves), n);
+                }
                 _ => bvh.refit(),
             }
             check_all(&bvh, 100 + step, &format!("{name} after step {step}"));

@@ -90,8 +90,9 @@ impl Scene {
     }
 }
 
-/// Runs `frames` frames; returns the allocations made in the last `measured` of them.
-fn allocations(bp: &mut dyn BroadPhase, frames: usize, measured: usize) -> usize {
+/// Runs `frames` frames (moving the proxies one by one, or with `update_many` when `batch`);
+/// returns the allocations made in the last `measured` of them.
+fn allocations(bp: &mut dyn BroadPhase, frames: usize, measured: usize, batch: bool) -> usize {
     let mut scene = Scene::new(3000);
     let ids: Vec<ProxyId> = (0..scene.center.len())
         .map(|i| bp.insert(scene.aabb(i), i as u64))
@@ -106,9 +107,17 @@ fn allocations(bp: &mut dyn BroadPhase, frames: usize, measured: usize) -> usize
             before = ALLOCATIONS.load(Ordering::Relaxed);
         }
         scene.step();
-        for (i, id) in ids.iter().enumerate() {
-            let v = scene.vel[i];
-            bp.update(*id, scene.aabb(i), Vector3::new(v[0], v[1], v[2]));
+        if batch {
+            let sc = &scene;
+            bp.update_many(&mut ids.iter().enumerate().map(|(i, id)| {
+                let v = sc.vel[i];
+                (*id, sc.aabb(i), Vector3::new(v[0], v[1], v[2]))
+            }));
+        } else {
+            for (i, id) in ids.iter().enumerate() {
+                let v = scene.vel[i];
+                bp.update(*id, scene.aabb(i), Vector3::new(v[0], v[1], v[2]));
+            }
         }
         bp.update_pairs(&mut pairs);
         bp.query_aabb(&query, &mut |_| {
@@ -124,13 +133,15 @@ fn allocations(bp: &mut dyn BroadPhase, frames: usize, measured: usize) -> usize
 // parallel threads.
 #[test]
 fn warm_frames_allocate_nothing() {
-    let bvh = allocations(&mut DynamicBvh::default(), 400, 100);
-    let grid = allocations(&mut SortedGrid::default(), 60, 20);
+    let bvh = allocations(&mut DynamicBvh::default(), 400, 100, false);
+    let bvh_batch = allocations(&mut DynamicBvh::default(), 400, 100, true);
+    let grid = allocations(&mut SortedGrid::default(), 60, 20, false);
     let wide = wide_ray_allocations();
     assert_eq!(
-        (bvh, grid, wide),
-        (0, 0, 0),
-        "allocations in warm frames (bvh, sorted grid), in wide-tree ray casts and box queries"
+        (bvh, bvh_batch, grid, wide),
+        (0, 0, 0, 0),
+        "allocations in warm frames (bvh one by one, bvh in batches, sorted grid), in wide-tree \
+         ray casts and box queries"
     );
 }
 

@@ -66,6 +66,7 @@ impl DynamicBvh {
     /// Links the detached leaf `leaf` (its box already set) into the tree.
     pub(crate) fn insert_leaf(&mut self, leaf: u32) {
         self.fast_layout = None;
+        self.area_sum = None;
         if self.root == NULL {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL;

@@ -89,6 +89,9 @@ pub(crate) struct LbvhScratch {
     pub(crate) order: Vec<u32>,
     /// Sorted position -> the proxy's tight box at the rebuild.
     pub(crate) tight: Vec<Aabb>,
+    /// Bumped by every fast rebuild: the pair search rebuilds its copy of the topology when it
+    /// changes.
+    pub(crate) build_id: u64,
 }
 
 impl LbvhScratch {
@@ -144,7 +147,7 @@ impl DynamicBvh {
     pub fn rebuild_fast(&mut self) {
         self.rebuild_fast_inner(false);
         self.rebuilds += 1;
-        self.built_cost = Some(self.sah_cost());
+        self.built_cost = Some(self.current_cost());
     }
 
     /// With `clear_moved`, the pass that computes the keys also clears every move flag (the
@@ -158,6 +161,7 @@ impl DynamicBvh {
         s.order.clear();
         s.tasks.clear();
         s.tight.clear();
+        s.build_id = s.build_id.wrapping_add(1);
         // The root box contains every leaf, hence every centre: it bounds the quantisation
         // without a pass over the proxies.
         let q = match self.root {
@@ -234,15 +238,19 @@ impl DynamicBvh {
             }
         }
         debug_assert_eq!(next, first_leaf.max(1));
-        // Internal children sit after their parents: one reverse pass refits bottom-up.
+        // Internal children sit after their parents: one reverse pass refits bottom-up (and
+        // sums the areas the rebuild trigger reads).
+        let mut area: Real = 0.0;
         for i in (0..first_leaf as usize).rev() {
             let nd = s.out[i];
             let (a, b) = (&s.out[nd.child1 as usize], &s.out[nd.child2 as usize]);
             let (aabb, height) = (a.aabb.merge(&b.aabb), 1 + a.height.max(b.height));
+            area += aabb.surface_area();
             let nd = &mut s.out[i];
             nd.aabb = aabb;
             nd.height = height;
         }
+        self.area_sum = Some(area);
         core::mem::swap(&mut self.nodes, &mut s.out);
         self.scratch.lbvh = s;
         self.fast_layout = Some(0);

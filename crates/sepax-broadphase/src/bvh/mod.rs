@@ -34,6 +34,7 @@ mod refit;
 mod remove;
 mod rotate;
 mod sweep;
+mod update;
 mod validate;
 pub mod wide;
 
@@ -155,6 +156,8 @@ struct Scratch {
     lbvh: lbvh::LbvhScratch,
     /// Buffers of the whole-tree pair search.
     sweep: sweep::SweepScratch,
+    /// Slots whose proxy left its fat box in a batch update.
+    escaped: Vec<u32>,
 }
 
 /// The dynamic AABB tree. See the [module documentation](self).
@@ -200,6 +203,10 @@ pub struct DynamicBvh {
     /// Frames since the last fast rebuild while its layout (leaves in curve order after the
     /// internal nodes) still holds; `None` once a leaf was linked or unlinked since.
     fast_layout: Option<u32>,
+    /// The summed surface area of the internal nodes, kept by the passes that know it (fast
+    /// rebuild, batch refit, enlargement) so that the rebuild trigger needs no walk over the
+    /// pool; `None` after a change they do not track.
+    area_sum: Option<Real>,
     scratch: Scratch,
     /// Bumped by [`DynamicBvh::changed`] whenever a leaf's stored box or the set of leaves
     /// changes: the freshness key of the query mirror.
@@ -236,6 +243,7 @@ impl DynamicBvh {
             built_cost: None,
             rebuilds: 0,
             fast_layout: None,
+            area_sum: None,
             scratch: Scratch::default(),
             generation: 0,
             mirror: wide::mirror::Mirror::default(),
@@ -293,6 +301,7 @@ impl DynamicBvh {
             + sc.nodes.capacity() * size_of::<Node>()
             + sc.lbvh.memory_bytes()
             + sc.sweep.memory_bytes()
+            + sc.escaped.capacity() * size_of::<u32>()
             + self.mirror.memory_bytes()
     }
 
@@ -446,6 +455,13 @@ impl BroadPhase for DynamicBvh {
         }
         self.mark_moved(slot as u32);
         true
+    }
+
+    fn update_many(
+        &mut self,
+        updates: &mut dyn Iterator<Item = (ProxyId, Aabb, Vector3)>,
+    ) -> usize {
+        DynamicBvh::update_many(self, updates)
     }
 
     fn user(&self, id: ProxyId) -> Option<u64> {

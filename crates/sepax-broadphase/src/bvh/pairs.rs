@@ -8,7 +8,7 @@ use crate::{ProxyId, QueryStats, Visit};
 use sepax_shapes::math::Real;
 
 /// Frames a fast rebuild's layout serves the whole-tree pair search before the next rebuild.
-const FAST_LAYOUT_FRAMES: u32 = 4;
+const FAST_LAYOUT_FRAMES: u32 = 16;
 
 /// Simultaneous depth-first descent of two subtrees (Gottschalk, Lin, Manocha 1996, "OBBTree",
 /// §4; Bullet `btDbvt::collideTT`). With `same` set the two trees are one, and an entry `(a, a)`
@@ -226,7 +226,9 @@ impl DynamicBvh {
         let keep = match self.fast_layout {
             Some(k) if k + 1 < FAST_LAYOUT_FRAMES => {
                 ratio == Real::INFINITY
-                    || self.built_cost.is_none_or(|b| self.sah_cost() <= ratio * b)
+                    || self
+                        .built_cost
+                        .is_none_or(|b| self.current_cost() <= ratio * b)
             }
             _ => false,
         };
@@ -235,7 +237,7 @@ impl DynamicBvh {
         } else {
             self.rebuild_fast_inner(true);
             self.rebuilds += 1;
-            self.built_cost = Some(self.sah_cost());
+            self.built_cost = Some(self.current_cost());
         }
         let mut pairs = core::mem::take(&mut self.pairs);
         self.sweep_pairs(&mut pairs);

@@ -91,15 +91,37 @@ impl DynamicBvh {
     /// small box query visits, per leaf). 0 for trees of fewer than two leaves, of zero area, or
     /// with infinite areas.
     pub fn sah_cost(&self) -> Real {
-        if self.root == NULL || self.nodes[self.root as usize].is_leaf() {
-            return 0.0;
-        }
-        let sum: Real = self
-            .nodes
+        self.normalised_cost(self.area_walk())
+    }
+
+    /// The summed surface area of the internal nodes, by a walk over the pool.
+    fn area_walk(&self) -> Real {
+        self.nodes
             .iter()
             .filter(|n| n.height != FREE && !n.is_leaf())
             .map(|n| n.aabb.surface_area())
-            .sum();
+            .sum()
+    }
+
+    /// [`DynamicBvh::sah_cost`], from the summed internal area kept by the passes that know it
+    /// (walking the pool only when none does).
+    pub(crate) fn current_cost(&mut self) -> Real {
+        let sum = match self.area_sum {
+            Some(s) => s,
+            None => {
+                let s = self.area_walk();
+                self.area_sum = Some(s);
+                s
+            }
+        };
+        self.normalised_cost(sum)
+    }
+
+    /// The SAH cost per leaf of a tree whose internal nodes sum to `sum`.
+    pub(crate) fn normalised_cost(&self, sum: Real) -> Real {
+        if self.root == NULL || self.nodes[self.root as usize].is_leaf() {
+            return 0.0;
+        }
         let root_area = self.nodes[self.root as usize].aabb.surface_area();
         let c = sum / root_area / self.proxy_count as Real;
         if c.is_finite() {
@@ -117,7 +139,7 @@ impl DynamicBvh {
         }
         let due = match self.built_cost {
             None => true,
-            Some(built) => self.sah_cost() > ratio * built,
+            Some(built) => self.current_cost() > ratio * built,
         };
         if due {
             // The fast rebuild: its cost is a small multiple of a frame's, so the trigger never
@@ -142,6 +164,7 @@ impl DynamicBvh {
     /// call stack.
     pub fn rebuild(&mut self) {
         self.fast_layout = None;
+        self.area_sum = None;
         let mut items = core::mem::take(&mut self.scratch.build);
         let mut tasks = core::mem::take(&mut self.scratch.tasks);
         let mut created = core::mem::take(&mut self.scratch.created);
@@ -212,7 +235,7 @@ impl DynamicBvh {
         self.scratch.created = created;
         self.compact();
         self.rebuilds += 1;
-        self.built_cost = Some(self.sah_cost());
+        self.built_cost = Some(self.current_cost());
     }
 
     /// Renumbers the nodes so that the two children of every internal node sit next to each

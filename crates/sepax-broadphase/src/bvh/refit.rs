@@ -42,7 +42,11 @@ impl DynamicBvh {
             if n.aabb.contains_aabb(&b) {
                 break;
             }
-            n.aabb = n.aabb.merge(&b);
+            let grown = n.aabb.merge(&b);
+            if let Some(sum) = &mut self.area_sum {
+                *sum += grown.surface_area() - n.aabb.surface_area();
+            }
+            n.aabb = grown;
             i = n.parent;
         }
     }
@@ -51,6 +55,7 @@ impl DynamicBvh {
     /// children (boxes grown by [`super::UpdateMode::Enlarge`] shrink back). The shape of the tree
     /// and the leaves do not change. O(nodes), using the scratch stack.
     pub fn refit(&mut self) {
+        self.area_sum = None;
         if self.root == NULL {
             return;
         }

@@ -8,6 +8,7 @@ impl DynamicBvh {
     /// can insert it again).
     pub(crate) fn remove_leaf(&mut self, leaf: u32) {
         self.fast_layout = None;
+        self.area_sum = None;
         if leaf == self.root {
             self.root = NULL;
             return;

@@ -14,15 +14,27 @@ use sepax_shapes::Aabb;
 /// Subtrees of at most this many leaves are tested as runs of boxes.
 const CLUSTER: u32 = 8;
 
+/// One internal node as the pair search reads it: the box of the leaves below it (tight or
+/// fat, as the pairs are defined), its children (node indices of the fast-rebuild layout: at or
+/// above the first leaf index a child is a leaf) and its range of sorted leaves, in one record
+/// so that a visit costs one cache line.
+#[derive(Debug, Clone, Copy)]
+struct SweepNode {
+    aabb: Aabb,
+    child: [u32; 2],
+    span: (u32, u32),
+}
+
 /// Buffers of the pair search, kept so that a warm search allocates nothing.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SweepScratch {
-    /// Per internal node: the box of the leaves below it (tight or fat, as the pairs are
-    /// defined).
-    node_box: Vec<Aabb>,
+    /// Internal nodes in layout order (children after parents).
+    nodes: Vec<SweepNode>,
+    /// The fast rebuild `nodes` copies the topology of (`None`: not built yet).
+    topology_of: Option<u64>,
     /// Per sorted position: the leaf's fat box (for fat pairs only).
     leaf_box: Vec<Aabb>,
-    /// Pending node pairs.
+    /// Pending node pairs, each already known to overlap (or a node against itself).
     stack: Vec<(u32, u32)>,
     /// Found pairs as `(lower slot << 32) | higher slot`.
     found: Vec<u64>,
@@ -32,7 +44,8 @@ impl SweepScratch {
     /// Heap bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
         use core::mem::size_of;
-        (self.node_box.capacity() + self.leaf_box.capacity()) * size_of::<Aabb>()
+        self.nodes.capacity() * size_of::<SweepNode>()
+            + self.leaf_box.capacity() * size_of::<Aabb>()
             + self.stack.capacity() * 8
             + self.found.capacity() * 8
     }
@@ -60,117 +73,103 @@ impl DynamicBvh {
     /// last structural change (`update_pairs` calls it right after one).
     ///
     /// ```text
-    /// pop (a, b):
+    /// pop (a, b)  -- a == b, or the boxes of a and b overlap:
     ///   a == b: at most CLUSTER leaves -> test the run against itself
-    ///           else push (a1, a1), (a2, a2), (a1, a2)
-    ///   boxes disjoint -> nothing
+    ///           else push (a1, a1), (a2, a2) for internal children, (a1, a2) if they overlap
     ///   both at most CLUSTER leaves -> for each leaf of a touching b's box, test b's run
-    ///   otherwise split the one with more leaves
+    ///   otherwise split the one with more leaves, pushing each child that overlaps the other
     /// ```
+    /// Boxes are tested before a pair is pushed, so the stack holds only pairs to open.
     pub(crate) fn sweep_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
         let mut s = core::mem::take(&mut self.scratch.sweep);
-        let lb = &self.scratch.lbvh;
-        let (range, order) = (&lb.range, &lb.order);
-        s.node_box.clear();
-        s.leaf_box.clear();
         s.stack.clear();
         s.found.clear();
         out.clear();
-        let first_leaf = order.len().saturating_sub(1);
-        if self.root == NULL || order.len() < 2 {
+        let lb = &self.scratch.lbvh;
+        let n = lb.order.len();
+        if self.root == NULL || n < 2 {
             self.scratch.sweep = s;
             return;
         }
+        let first_leaf = (n - 1) as u32;
+        s.leaf_box.clear();
         if !self.config.exact_pairs {
             s.leaf_box
-                .extend(self.nodes[first_leaf..].iter().map(|n| n.aabb));
+                .extend(self.nodes[first_leaf as usize..].iter().map(|nd| nd.aabb));
         }
         let boxes: &[Aabb] = if self.config.exact_pairs {
             &lb.tight
         } else {
             &s.leaf_box
         };
-        // Internal children sit after their parents (fast-rebuild layout): refit in reverse.
-        s.node_box.resize(first_leaf, boxes[0]);
-        let nb = &mut s.node_box;
-        let get = |nb: &[Aabb], i: u32| {
-            let i = i as usize;
+        if s.topology_of != Some(lb.build_id) {
+            s.nodes.clear();
+            s.nodes
+                .extend(self.nodes[..first_leaf as usize].iter().zip(&lb.range).map(
+                    |(nd, &span)| SweepNode {
+                        aabb: boxes[0],
+                        child: [nd.child1, nd.child2],
+                        span,
+                    },
+                ));
+            s.topology_of = Some(lb.build_id);
+        }
+        refit(&mut s.nodes, boxes, first_leaf);
+        let sn = &s.nodes;
+        let bx = |i: u32| -> &Aabb {
             if i >= first_leaf {
-                boxes[i - first_leaf]
+                &boxes[(i - first_leaf) as usize]
             } else {
-                nb[i]
+                &sn[i as usize].aabb
             }
         };
-        for i in (0..first_leaf).rev() {
-            let n = &self.nodes[i];
-            nb[i] = get(nb, n.child1).merge(&get(nb, n.child2));
-        }
-        let nb = &s.node_box;
-        // A node's leaf range (sorted positions).
         let span = |i: u32| {
-            let iu = i as usize;
-            if iu >= first_leaf {
-                let p = (iu - first_leaf) as u32;
+            if i >= first_leaf {
+                let p = i - first_leaf;
                 (p, p + 1)
             } else {
-                range[iu]
+                sn[i as usize].span
             }
         };
-        let bx = |i: u32| -> &Aabb {
-            let iu = i as usize;
-            if iu >= first_leaf {
-                &boxes[iu - first_leaf]
-            } else {
-                &nb[iu]
-            }
-        };
-        s.stack.push((self.root, self.root));
-        while let Some((a, b)) = s.stack.pop() {
+        let order = &lb.order;
+        let (stack, found) = (&mut s.stack, &mut s.found);
+        stack.push((0, 0));
+        while let Some((a, b)) = stack.pop() {
             let (ra, rb) = (span(a), span(b));
             let (len_a, len_b) = (ra.1 - ra.0, rb.1 - rb.0);
             if a == b {
                 if len_a <= CLUSTER {
-                    for i in ra.0..ra.1 {
-                        let bi = &boxes[i as usize];
-                        for j in i + 1..ra.1 {
-                            if overlaps(bi, &boxes[j as usize]) {
-                                push(&mut s.found, order[i as usize], order[j as usize]);
-                            }
+                    self_run(boxes, order, ra, found);
+                } else {
+                    let [c1, c2] = sn[a as usize].child;
+                    for c in [c2, c1] {
+                        if c < first_leaf {
+                            stack.push((c, c));
                         }
                     }
-                } else {
-                    let n = &self.nodes[a as usize];
-                    s.stack.push((n.child1, n.child2));
-                    s.stack.push((n.child2, n.child2));
-                    s.stack.push((n.child1, n.child1));
+                    if overlaps(bx(c1), bx(c2)) {
+                        stack.push((c1, c2));
+                    }
                 }
-                continue;
-            }
-            let bb = bx(b);
-            if !overlaps(bx(a), bb) {
                 continue;
             }
             let (small_a, small_b) = (len_a <= CLUSTER, len_b <= CLUSTER);
             if small_a && small_b {
-                for i in ra.0..ra.1 {
-                    let bi = &boxes[i as usize];
-                    if !overlaps(bi, bb) {
-                        continue;
-                    }
-                    for j in rb.0..rb.1 {
-                        if overlaps(bi, &boxes[j as usize]) {
-                            push(&mut s.found, order[i as usize], order[j as usize]);
-                        }
+                cross_runs(boxes, order, ra, rb, bx(b), found);
+            } else if small_b || (!small_a && len_a >= len_b) {
+                let bb = bx(b);
+                for c in sn[a as usize].child {
+                    if overlaps(bx(c), bb) {
+                        stack.push((c, b));
                     }
                 }
-            } else if small_b || (!small_a && len_a >= len_b) {
-                let n = &self.nodes[a as usize];
-                s.stack.push((n.child2, b));
-                s.stack.push((n.child1, b));
             } else {
-                let n = &self.nodes[b as usize];
-                s.stack.push((a, n.child2));
-                s.stack.push((a, n.child1));
+                let ba = bx(a);
+                for c in sn[b as usize].child {
+                    if overlaps(ba, bx(c)) {
+                        stack.push((a, c));
+                    }
+                }
             }
         }
         s.found.sort_unstable();
@@ -181,4 +180,70 @@ impl DynamicBvh {
         }));
         self.scratch.sweep = s;
     }
+}
+
+/// Recomputes every internal box from `boxes` (per sorted position) in one reverse pass:
+/// internal children sit after their parents in the fast-rebuild layout.
+fn refit(nodes: &mut [SweepNode], boxes: &[Aabb], first_leaf: u32) {
+    for i in (0..nodes.len()).rev() {
+        let [c1, c2] = nodes[i].child;
+        let get = |c: u32| {
+            if c >= first_leaf {
+                boxes[(c - first_leaf) as usize]
+            } else {
+                nodes[c as usize].aabb
+            }
+        };
+        nodes[i].aabb = get(c1).merge(&get(c2));
+    }
+}
+
+/// The pairs inside one run of sorted positions.
+#[inline]
+fn self_run(boxes: &[Aabb], order: &[u32], r: (u32, u32), found: &mut Vec<u64>) {
+    for i in r.0..r.1 {
+        let bi = &boxes[i as usize];
+        for j in i + 1..r.1 {
+            if overlaps_branchless(bi, &boxes[j as usize]) {
+                push(found, order[i as usize], order[j as usize]);
+            }
+        }
+    }
+}
+
+/// The pairs between two disjoint runs; leaves of the first that miss `bb` (the second run's
+/// box) are skipped.
+#[inline]
+fn cross_runs(
+    boxes: &[Aabb],
+    order: &[u32],
+    ra: (u32, u32),
+    rb: (u32, u32),
+    bb: &Aabb,
+    found: &mut Vec<u64>,
+) {
+    for i in ra.0..ra.1 {
+        let bi = &boxes[i as usize];
+        if !overlaps(bi, bb) {
+            continue;
+        }
+        for j in rb.0..rb.1 {
+            if overlaps_branchless(bi, &boxes[j as usize]) {
+                push(found, order[i as usize], order[j as usize]);
+            }
+        }
+    }
+}
+
+/// [`overlaps`] without early exits: in the flat runs most tests fail on an unpredictable axis,
+/// and one combined branch mispredicts less than six.
+#[inline(always)]
+fn overlaps_branchless(a: &Aabb, b: &Aabb) -> bool {
+    let (amin, amax, bmin, bmax) = (a.min(), a.max(), b.min(), b.max());
+    (amin.x <= bmax.x)
+        & (bmin.x <= amax.x)
+        & (amin.y <= bmax.y)
+        & (bmin.y <= amax.y)
+        & (amin.z <= bmax.z)
+        & (bmin.z <= amax.z)
 }
