@@ -2,6 +2,7 @@
 //! events of the last update. Edits live in `edit`, the update in `update` and `narrow`, the
 //! stateless touching-pair stream in `stream`, the state hash in `hash`.
 
+mod ccd;
 mod edit;
 mod hash;
 mod narrow;
@@ -135,6 +136,8 @@ pub struct World<B: MovingPhase = DynamicBvh> {
     pub(crate) scratch: Scratch,
     /// Checked placements of `set_poses`, applied once all are valid.
     pub(crate) scratch_placed: Vec<(Isometry3, Shape, Aabb)>,
+    /// Continuous collision: the ccd colliders, their poses at the last update, the sweep.
+    pub(crate) ccd: ccd::CcdState,
 }
 
 impl World<DynamicBvh> {
@@ -174,6 +177,7 @@ impl<B: MovingPhase> World<B> {
             tested: Vec::new(),
             scratch: Scratch::default(),
             scratch_placed: Vec::new(),
+            ccd: ccd::CcdState::default(),
         })
     }
 
