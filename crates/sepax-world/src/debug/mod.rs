@@ -142,8 +142,9 @@ pub struct DebugDrawOptions {
     pub contacts: bool,
     /// Length of a drawn contact normal (default 0.25).
     pub normal_length: Real,
-    /// Separating axes of the last update's pairs that reached the narrow phase and do not
-    /// touch, with a gap up to `axis_gap` (default off).
+    /// Separating axes of the pairs that pass the filter and do not touch at the current
+    /// placements, with a gap up to `axis_gap` (default off): for two boxes the SAT witness of
+    /// `sepax_narrowphase::intersect::explain`, for other pairs the closest points.
     pub separating_axes: bool,
     /// The largest gap of a pair whose separating axis is drawn (default 0.5).
     pub axis_gap: Real,

@@ -1,15 +1,16 @@
 //! The world drawing itself into a [`DebugDraw`].
 
 use super::{Color, DebugDraw, DebugDrawOptions, Layer, Paint, Tree};
+use crate::collider::grow_saturating;
 use crate::collider::{Collider, Kind};
-use crate::id::ColliderId;
+use crate::id::{ColliderId, PairKey};
 use crate::phase::MovingPhase;
-use crate::world::World;
+use crate::world::{pair_allowed, World};
 use sepax_broadphase::bvh::{DynamicBvh, Walk};
-use sepax_broadphase::BroadPhase;
+use sepax_broadphase::{BroadPhase, Visit};
 use sepax_narrowphase::distance::closest_points_shapes;
 use sepax_narrowphase::intersect::{explain, BoxWitness};
-use sepax_shapes::math::Point3;
+use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::Shape;
 
 impl<B: MovingPhase> World<B> {
@@ -17,7 +18,7 @@ impl<B: MovingPhase> World<B> {
     /// state: touching at the last update, static, sensor, or plain), the broad-phase boxes,
     /// both trees' nodes by depth down to `max_depth` (layer [`Layer::TreeNode`]; the moving
     /// tree only when the moving broad phase is a tree), the last update's contact points and
-    /// normals, the separating axes of its close pairs that do not touch, and its ccd hits.
+    /// normals, the separating axes of the close pairs that do not touch, and its ccd hits.
     /// Reads the state of the last update and the current placements; changes nothing.
     pub fn debug_draw(&self, out: &mut dyn DebugDraw, options: &DebugDrawOptions) {
         let pal = &options.palette;
@@ -90,7 +91,36 @@ impl<B: MovingPhase> World<B> {
         }
     }
 
-    /// The separating axes of the last update's tested pairs that do not touch, gap up to
+    /// Every pair of enabled colliders whose broad-phase boxes come within `gap` of each other,
+    /// sorted (each collider's box grown by `gap`, looked for in both trees).
+    fn close_pairs(&self, gap: Real) -> Vec<PairKey> {
+        let mut out = Vec::new();
+        let gap = if gap.is_finite() { gap.max(0.0) } else { 0.0 };
+        for (id, c) in self.colliders.iter().filter(|(_, c)| c.desc.enabled) {
+            let b = grow_saturating(&c.world_aabb, gap);
+            let mut push = |other: Option<u64>| {
+                if let Some(o) = other.map(ColliderId::from_bits) {
+                    if o > id {
+                        out.push(PairKey::new(id, o));
+                    }
+                }
+            };
+            BroadPhase::query_aabb(&self.moving, &b, &mut |p| {
+                push(self.moving.user(p));
+                Visit::Continue
+            });
+            self.statics.query_aabb(&b, |p| {
+                push(self.statics.user(p));
+                Visit::Continue
+            });
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The separating axes of the pairs whose boxes come within `axis_gap` (see
+    /// [`DebugDrawOptions`]) that pass the filter and do not touch now, gap up to
     /// `axis_gap`: for two boxes the SAT witness of `explain` (the segment of the axis between
     /// the two projections), for other pairs the segment between the closest points (its
     /// direction separates them).
@@ -99,11 +129,14 @@ impl<B: MovingPhase> World<B> {
             color: options.palette.axis,
             layer: Layer::SeparatingAxis,
         };
-        for t in self.tested.iter().filter(|t| !t.touching) {
-            let (Some(a), Some(b)) = (self.colliders.get(t.pair.0), self.colliders.get(t.pair.1))
+        for pair in self.close_pairs(options.axis_gap) {
+            let (Some(a), Some(b)) = (self.colliders.get(pair.0), self.colliders.get(pair.1))
             else {
                 continue;
             };
+            if !pair_allowed(self.config.policy, a, b, pair.1) || self.is_touching(pair.0, pair.1) {
+                continue;
+            }
             let (sa, sb) = (&a.world_shape, &b.world_shape);
             if let Some(w) = box_witness(sa, sb) {
                 if w.distance > 0.0 && w.distance <= options.axis_gap {
