@@ -103,7 +103,7 @@ fn bullet_shapes() -> [Shape; 2] {
 fn fire(shape: &Shape, s: &Shot, ccd: bool) -> (World, ColliderId, ColliderId, Events, Events) {
     let mut world = World::new();
     let wall = world.insert(wall()).unwrap();
-    let desc = ColliderDesc::new(shape.clone()).pose(s.p0).ccd(ccd).user(2);
+    let desc = ColliderDesc::new(*shape).pose(s.p0).ccd(ccd).user(2);
     let bullet = world.insert(desc).unwrap();
     assert!(world.update(&Serial).begin.is_empty());
     world.set_pose(bullet, s.p1).unwrap();
@@ -175,7 +175,7 @@ fn bullet_stopped_by_the_wall_keeps_the_normal_begin_with_its_time() {
     let mut world = World::new();
     let wall = world.insert(wall()).unwrap();
     let bullet = world
-        .insert(ColliderDesc::new(shape.clone()).pose(p0).ccd(true))
+        .insert(ColliderDesc::new(*shape).pose(p0).ccd(true))
         .unwrap();
     world.update(&Serial);
     world.set_pose(bullet, p1).unwrap();
@@ -205,7 +205,7 @@ fn swept_pair_hit_again_is_not_a_new_begin() {
     let b = Isometry3::translation(1.0, 0.0, 0.0);
     let mut world = World::new();
     let wall = world.insert(wall()).unwrap();
-    let desc = ColliderDesc::new(shape.clone())
+    let desc = ColliderDesc::new(*shape)
         .pose(a)
         .ccd(true)
         .report(Report::Persist);
@@ -234,7 +234,7 @@ fn removed_swept_bullet_ends_with_removed() {
     world.insert(wall()).unwrap();
     let bullet = world
         .insert(
-            ColliderDesc::new(shape.clone())
+            ColliderDesc::new(*shape)
                 .pose(Isometry3::translation(-1.0, 0.0, 0.0))
                 .ccd(true),
         )
@@ -466,7 +466,7 @@ fn set_ccd_and_shift_origin() {
     let mut world = World::new();
     let wall = world.insert(wall()).unwrap();
     let bullet = world
-        .insert(ColliderDesc::new(shape.clone()).pose(Isometry3::translation(-1.0, 0.0, 0.0)))
+        .insert(ColliderDesc::new(*shape).pose(Isometry3::translation(-1.0, 0.0, 0.0)))
         .unwrap();
     assert!(!world.get(bullet).unwrap().is_ccd());
     world.set_ccd(bullet, true).unwrap();

@@ -31,10 +31,7 @@ fn everything() -> DebugDrawOptions {
 fn world() -> World {
     let mut rng = ChaCha8Rng::seed_from_u64(99);
     let config = WorldConfig {
-        contact: ContactConfig {
-            margin: 0.05,
-            ..ContactConfig::default()
-        },
+        contact: ContactConfig { margin: 0.05 },
         ..WorldConfig::default()
     };
     let mut world = World::with_config(config).unwrap();

@@ -114,6 +114,9 @@ pub(crate) struct Scratch {
 ///   [`Events::speculative`]; it is not touching and has no event.
 /// - A pair whose two colliders did not change since the last update keeps its result and its
 ///   manifold without a new test.
+/// - A ccd collider ([`crate::ColliderDesc::ccd`]) is swept from its pose at the last update:
+///   a pair touched only during the sweep gets `begin` flagged `CCD | SWEPT` with its time in
+///   [`Events::ccd`], and counts as touching for the next update's events (which end it).
 /// - The output is the same bit for bit whatever the [`crate::Executor`] and thread count.
 pub struct World<B: MovingPhase = DynamicBvh> {
     pub(crate) config: WorldConfig,
