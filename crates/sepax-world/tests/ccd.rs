@@ -252,8 +252,9 @@ fn removed_swept_bullet_ends_with_removed() {
 
 /// The first angle (radians, about z from the y axis) at which a bar of half length `h` and
 /// half width `w`, centred at x = `-d`, reaches x = 0: `h sin(a) + w cos(a) = d`.
-fn bar_contact_angle(h: f64, w: f64, d: f64) -> f64 {
-    let (mut lo, mut hi) = (0.0_f64, core::f64::consts::FRAC_PI_2);
+fn bar_contact_angle(h: Real, w: Real, d: Real) -> Real {
+    // Increasing on [0, 1.5] (its maximum is at atan(h / w), near pi / 2).
+    let (mut lo, mut hi): (Real, Real) = (0.0, 1.5);
     for _ in 0..100 {
         let mid = 0.5 * (lo + hi);
         if h * mid.sin() + w * mid.cos() >= d {
@@ -271,7 +272,7 @@ fn rotating_thin_bar_is_caught_between_frames() {
     // in one frame: it ends almost along y again (clear of the wall), but swept through it.
     let (h, w, d) = (2.0, 0.01, 1.5);
     let bar = Obb::new(Point3::origin(), Matrix3::identity(), Vector3::new(w, h, w)).unwrap();
-    let turn: Real = 170.0_f64.to_radians() as Real;
+    let turn: Real = (170.0 as Real).to_radians();
     for ccd in [true, false] {
         let mut world = World::new();
         let wall = world.insert(wall()).unwrap();
@@ -294,10 +295,10 @@ fn rotating_thin_bar_is_caught_between_frames() {
         assert_eq!(ev.begin.len(), 1);
         assert!(ev.begin[0].flags.contains(EventFlags::SWEPT));
         let toi = ev.ccd_hit(PairKey::new(wall, id)).unwrap();
-        let exact = bar_contact_angle(h as f64, w as f64, d as f64) / turn as f64;
-        let t = toi.time as f64;
+        let exact = bar_contact_angle(h, w, d) / turn;
+        let t = toi.time;
         // Early by at most 3e of distance; the tip covers h * turn per unit of time.
-        let early = 3.0 * allowance(d) as f64 / (h as f64 * turn as f64);
+        let early = 3.0 * allowance(d) / (h * turn);
         assert!(
             t <= exact + 1e-6 && t >= exact - early,
             "{t} vs {exact} (-{early})"
