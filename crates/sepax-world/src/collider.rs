@@ -58,6 +58,9 @@ pub struct ColliderDesc {
     pub enabled: bool,
     /// The user's value, carried in every event of the collider's pairs.
     pub user: u64,
+    /// Continuous collision: each update sweeps the collider from its pose at the last update
+    /// to its new one, so that a contact between two frames is reported (see `docs/world.md`).
+    pub ccd: bool,
 }
 
 impl ColliderDesc {
@@ -72,6 +75,7 @@ impl ColliderDesc {
             report: Report::BeginEnd,
             enabled: true,
             user: 0,
+            ccd: false,
         }
     }
 
@@ -114,6 +118,12 @@ impl ColliderDesc {
     /// Enabled or not.
     pub fn enabled(mut self, enabled: bool) -> Self {
         self.enabled = enabled;
+        self
+    }
+
+    /// With continuous collision (or not).
+    pub fn ccd(mut self, ccd: bool) -> Self {
+        self.ccd = ccd;
         self
     }
 }
@@ -174,6 +184,10 @@ impl Collider {
     /// The user value.
     pub fn user(&self) -> u64 {
         self.desc.user
+    }
+    /// Whether it is swept between updates (continuous collision).
+    pub fn is_ccd(&self) -> bool {
+        self.desc.ccd
     }
     /// The description it was made from, with its current state.
     pub fn desc(&self) -> &ColliderDesc {

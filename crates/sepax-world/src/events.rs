@@ -4,6 +4,7 @@ use core::time::Duration;
 
 use crate::id::PairKey;
 use sepax_narrowphase::contact::ContactManifold;
+use sepax_shapes::math::{Point3, Real, Vector3};
 
 /// Flags of a pair event (bit set).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -20,6 +21,13 @@ impl EventFlags {
     /// `end` only: both colliders are alive but the pair no longer passes the filter (filter,
     /// explicit pair entry or enabled flag changed).
     pub const FILTERED: EventFlags = EventFlags(4);
+    /// `begin` or `persist`: the continuous sweep of a ccd collider found the pair's first
+    /// contact during this update's motion; [`Events::ccd_hit`] gives its time of impact.
+    pub const CCD: EventFlags = EventFlags(8);
+    /// `begin` or `persist` (with `CCD`): the pair touched only during the sweep, not at the
+    /// end of the frame. It counts as touching for the next update's events (which report its
+    /// `end` unless it touches again), not for [`crate::World::is_touching`].
+    pub const SWEPT: EventFlags = EventFlags(16);
 
     /// Whether every flag of `other` is set.
     #[inline]
@@ -65,6 +73,20 @@ impl PairEvent {
     }
 }
 
+/// The first contact of a pair during one update's continuous sweep.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CcdHit {
+    /// The pair (smaller id first).
+    pub pair: PairKey,
+    /// Time of impact as a fraction of the frame's motion, in `[0, 1]` (0: the pose at the
+    /// last update, 1: the pose now); never later than the exact first contact.
+    pub time: Real,
+    /// The contact point at that time (halfway between the two closest points).
+    pub point: Point3,
+    /// Unit normal from `pair.0` toward `pair.1` at that time.
+    pub normal: Vector3,
+}
+
 /// Time spent in each phase of one update.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PhaseTimes {
@@ -98,6 +120,10 @@ pub struct UpdateStats {
     /// last update); the others' pairs were kept. All colliders when the whole trees were
     /// walked (after a bulk build, or when most colliders were edited).
     pub static_rechecked: usize,
+    /// Ccd colliders swept in this update (enabled, moved since the last update).
+    pub ccd_swept: usize,
+    /// Pairs whose time of impact was computed for the sweep.
+    pub ccd_pairs: usize,
     /// Height of the moving colliders' tree (0 for a broad phase that is not a tree).
     pub moving_tree_depth: u32,
     /// Height of the static tree. (The trees' SAH costs walk every node, so they are not
@@ -126,6 +152,9 @@ pub struct Events {
     /// touching (no begin, persist or end event); each entry is the pair and the index of its
     /// manifold in [`Events::manifolds`], sorted by pair key. Empty when the margin is 0.
     pub speculative: Vec<(PairKey, u32)>,
+    /// Times of impact of this update's ccd sweeps, sorted by pair key: one for every begin or
+    /// persist event flagged [`EventFlags::CCD`]. Empty without ccd colliders.
+    pub ccd: Vec<CcdHit>,
     /// Statistics.
     pub stats: UpdateStats,
 }
@@ -137,6 +166,15 @@ impl Events {
         self.end.clear();
         self.manifolds.clear();
         self.speculative.clear();
+        self.ccd.clear();
         self.stats = UpdateStats::default();
+    }
+
+    /// The time of impact of `pair` found by this update's sweep, if any.
+    pub fn ccd_hit(&self, pair: PairKey) -> Option<&CcdHit> {
+        self.ccd
+            .binary_search_by(|h| h.pair.cmp(&pair))
+            .ok()
+            .map(|i| &self.ccd[i])
     }
 }

@@ -38,6 +38,7 @@
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
 mod collider;
+pub mod debug;
 mod error;
 mod events;
 mod executor;
@@ -47,8 +48,9 @@ mod phase;
 mod world;
 
 pub use collider::{Collider, ColliderDesc, Kind, Report};
+pub use debug::{DebugDraw, DebugDrawOptions, DebugRecorder};
 pub use error::{Subject, WorldError};
-pub use events::{EventFlags, Events, PairEvent, PhaseTimes, UpdateStats, NO_MANIFOLD};
+pub use events::{CcdHit, EventFlags, Events, PairEvent, PhaseTimes, UpdateStats, NO_MANIFOLD};
 #[cfg(feature = "parallel")]
 pub use executor::RayonExecutor;
 pub use executor::{Executor, Serial};

@@ -42,6 +42,11 @@ pub trait MovingPhase: BroadPhase {
     fn tree_sah(&self) -> Option<Real> {
         None
     }
+
+    /// The tree itself, when the broad phase is a [`DynamicBvh`] (for debug drawing).
+    fn as_tree(&self) -> Option<&DynamicBvh> {
+        None
+    }
 }
 
 impl MovingPhase for DynamicBvh {
@@ -62,6 +67,10 @@ impl MovingPhase for DynamicBvh {
 
     fn tree_sah(&self) -> Option<Real> {
         Some(self.sah_cost())
+    }
+
+    fn as_tree(&self) -> Option<&DynamicBvh> {
+        Some(self)
     }
 }
 

@@ -32,6 +32,7 @@ macro_rules! w {
     };
 }
 
+mod debug;
 mod geom;
 mod label;
 mod legend;
@@ -40,6 +41,8 @@ mod panel;
 mod text;
 mod view;
 mod witness;
+
+pub use debug::{render_debug, SvgDebugDraw};
 
 use sepax_narrowphase::intersect::BoxWitness;
 use sepax_shapes::math::Point3;

@@ -72,6 +72,11 @@ pub(super) fn layout(shapes: &[StyledShape<'_>], rays: &[DrawRay<'_>], width: f6
             grow(q, q);
         }
     }
+    layout_box(lo, hi, width)
+}
+
+/// The two panels for content within the world box `lo`..`hi` (as [`layout`]).
+pub(super) fn layout_box(mut lo: [f64; 3], mut hi: [f64; 3], width: f64) -> [Panel; 2] {
     if !(lo.iter().chain(&hi).all(|x| x.is_finite())) {
         // Empty scene (or coordinates beyond f64 range: then the picture is not meaningful).
         (lo, hi) = ([-1.0; 3], [1.0; 3]);

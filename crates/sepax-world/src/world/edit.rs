@@ -20,7 +20,9 @@ impl<B: MovingPhase> World<B> {
     /// a placed shape out of the finite range; a typed rotation is renormalised.
     pub fn insert(&mut self, desc: ColliderDesc) -> Result<ColliderId, WorldError> {
         let c = self.prepare(Subject::New { index: 0 }, desc)?;
+        let ccd = c.desc.ccd;
         let id = self.colliders.insert(c);
+        self.ccd.track(id, ccd);
         self.add_proxy(id);
         Ok(id)
     }
@@ -42,7 +44,9 @@ impl<B: MovingPhase> World<B> {
             let enabled = c.desc.enabled;
             let is_static = c.desc.kind == Kind::Static;
             let aabb = c.broad_aabb(self.config.contact.margin);
+            let ccd = c.desc.ccd;
             let id = self.colliders.insert(c);
+            self.ccd.track(id, ccd);
             ids.push(id);
             if enabled {
                 let list = if is_static { &mut stat } else { &mut mov };
@@ -354,6 +358,7 @@ impl<B: MovingPhase> World<B> {
         for (&(_, bits), p) in stat.iter().chain(mov.iter()).zip(proxies) {
             self.colliders[ColliderId::from_bits(bits)].proxy = Some(p);
         }
+        self.ccd.shift_origin(&origin);
         // The last update's manifolds are what the next one reuses and what readers see.
         for m in &mut self.events.manifolds {
             for p in &mut m.points {

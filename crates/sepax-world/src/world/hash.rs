@@ -85,6 +85,18 @@ impl Events {
                 h.word(u64::from(index));
             }
         }
+        // Likewise only with ccd hits.
+        if !self.ccd.is_empty() {
+            h.word(self.ccd.len() as u64);
+            for c in &self.ccd {
+                h.word(c.pair.0.to_bits());
+                h.word(c.pair.1.to_bits());
+                h.real(c.time);
+                for x in c.point.coords.iter().chain(c.normal.iter()) {
+                    h.real(*x);
+                }
+            }
+        }
         h.finish()
     }
 }
@@ -120,6 +132,11 @@ impl<B: MovingPhase> World<B> {
             if let Some(m) = self.events.manifolds.get(index as usize) {
                 h.manifold(m);
             }
+        }
+        // The pairs that touched only during the last sweep (none without ccd colliders).
+        for p in &self.ccd.swept {
+            h.word(p.0.to_bits());
+            h.word(p.1.to_bits());
         }
         h.finish()
     }

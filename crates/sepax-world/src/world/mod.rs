@@ -2,6 +2,7 @@
 //! events of the last update. Edits live in `edit`, the update in `update` and `narrow`, the
 //! stateless touching-pair stream in `stream`, the state hash in `hash`.
 
+mod ccd;
 mod edit;
 mod hash;
 mod narrow;
@@ -9,6 +10,7 @@ mod stream;
 mod update;
 
 pub use hash::StateHasher;
+pub(crate) use update::pair_allowed;
 
 use std::sync::Mutex;
 
@@ -112,6 +114,9 @@ pub(crate) struct Scratch {
 ///   [`Events::speculative`]; it is not touching and has no event.
 /// - A pair whose two colliders did not change since the last update keeps its result and its
 ///   manifold without a new test.
+/// - A ccd collider ([`crate::ColliderDesc::ccd`]) is swept from its pose at the last update:
+///   a pair touched only during the sweep gets `begin` flagged `CCD | SWEPT` with its time in
+///   [`Events::ccd`], and counts as touching for the next update's events (which end it).
 /// - The output is the same bit for bit whatever the [`crate::Executor`] and thread count.
 pub struct World<B: MovingPhase = DynamicBvh> {
     pub(crate) config: WorldConfig,
@@ -135,6 +140,8 @@ pub struct World<B: MovingPhase = DynamicBvh> {
     pub(crate) scratch: Scratch,
     /// Checked placements of `set_poses`, applied once all are valid.
     pub(crate) scratch_placed: Vec<(Isometry3, Shape, Aabb)>,
+    /// Continuous collision: the ccd colliders, their poses at the last update, the sweep.
+    pub(crate) ccd: ccd::CcdState,
 }
 
 impl World<DynamicBvh> {
@@ -174,6 +181,7 @@ impl<B: MovingPhase> World<B> {
             tested: Vec::new(),
             scratch: Scratch::default(),
             scratch_placed: Vec::new(),
+            ccd: ccd::CcdState::default(),
         })
     }
 

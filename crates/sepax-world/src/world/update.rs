@@ -4,6 +4,7 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::ccd::merge_sorted;
 use super::narrow::{ChunkOut, Ctx, Mode, Work, CHUNK};
 use super::{Tested, World};
 use crate::collider::{grow_saturating, Collider, Kind, Report};
@@ -35,7 +36,9 @@ impl<B: MovingPhase> World<B> {
         let chunks = self.narrow_phase(exec);
         let t3 = Instant::now();
         self.merge(chunks);
+        self.ccd_sweep(exec);
         self.build_events();
+        self.ccd_finish();
         let t4 = Instant::now();
 
         let stats = &mut self.events.stats;
@@ -250,12 +253,21 @@ impl<B: MovingPhase> World<B> {
     /// against this update's (`tested`), both sorted.
     fn build_events(&mut self) {
         let _span = tracing::debug_span!("events").entered();
-        let mut old = self.scratch.tested.iter().filter(|t| t.touching).peekable();
-        let mut new = self.tested.iter().filter(|t| t.touching).peekable();
+        // Pairs that touched only during a ccd sweep count as touching for the events (see
+        // `ccd`): merged in pair order with the touching ones (the two sets are disjoint).
+        let old_touching = self.scratch.tested.iter().filter(|t| t.touching);
+        let old = merge_sorted(old_touching.map(|t| t.pair), self.ccd.swept.iter().copied());
+        let mut old = old.peekable();
+        let new_touching = self.tested.iter().filter(|t| t.touching);
+        let new = merge_sorted(
+            new_touching.map(|t| (t.pair, t.manifold, false)),
+            self.ccd.swept_new.iter().map(|&p| (p, NO_MANIFOLD, true)),
+        );
+        let mut new = new.peekable();
         let ev = &mut self.events;
         let mut touching = 0;
         loop {
-            let (o, n) = (old.peek().map(|t| t.pair), new.peek().map(|t| t.pair));
+            let (o, n) = (old.peek().copied(), new.peek().map(|t| t.0));
             match (o, n) {
                 (None, None) => break,
                 (Some(po), pn) if pn.is_none_or(|pn| po < pn) => {
@@ -268,10 +280,16 @@ impl<B: MovingPhase> World<B> {
                     ));
                 }
                 (po, Some(pn)) => {
-                    let t = new.next().expect("peeked");
-                    touching += 1;
+                    let (_, manifold, swept) = new.next().expect("peeked");
+                    touching += usize::from(!swept);
                     let (a, b) = (&self.colliders[pn.0], &self.colliders[pn.1]);
-                    let e = live_event(a, b, pn, t.manifold);
+                    let mut e = live_event(a, b, pn, manifold);
+                    if !ev.ccd.is_empty() && ev.ccd_hit(pn).is_some() {
+                        e.flags |= EventFlags::CCD;
+                    }
+                    if swept {
+                        e.flags |= EventFlags::SWEPT;
+                    }
                     if po == Some(pn) {
                         old.next();
                         if a.desc.report.max(b.desc.report) >= Report::Persist {
