@@ -8,7 +8,7 @@ use crate::phase::MovingPhase;
 use crate::world::World;
 use sepax_shapes::math::Real;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
-use sepax_shapes::{CullMode, Frustum, Shape, Sphere, Visibility};
+use sepax_shapes::{Aabb, CullMode, Frustum, Shape, Sphere, Visibility};
 
 /// A collider not outside the frustum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,13 @@ impl Hit for FrustumHit {
 /// a triangle when its three corners are; either is `Outside` when its bounding box is, else
 /// `Intersecting` (so one that misses the frustum near an edge, inside its box, counts as
 /// intersecting, as the plane test does for boxes).
+///
+/// A shape whose box misses the frustum's box (grown by a rounding band) is `Outside` first,
+/// which removes the plane test's false positives far from the frustum.
 pub fn frustum_visibility(frustum: &Frustum, shape: &Shape, mode: CullMode) -> Visibility {
+    if !overlaps(&shape.world_aabb(), &frustum_box(frustum)) {
+        return Visibility::Outside;
+    }
     let point_in =
         |p| Sphere::new(p, 0.0).is_ok_and(|s| frustum.cull_sphere(&s, mode) == Visibility::Inside);
     let rest = |all_inside: bool| {
@@ -60,6 +66,19 @@ pub fn frustum_visibility(frustum: &Frustum, shape: &Shape, mode: CullMode) -> V
         }
         Shape::Triangle(t) => rest(t.vertices().into_iter().all(point_in)),
     }
+}
+
+/// The frustum's box grown by a rounding band (the culling tests allow for rounding near the
+/// boundary).
+fn frustum_box(frustum: &Frustum) -> Aabb {
+    let b = frustum.world_aabb();
+    let band = 256.0 * UNIT_ROUNDOFF * (b.center().coords.amax() + b.half_extents().amax());
+    grow_saturating(&b, band)
+}
+
+/// Closed-set box overlap.
+fn overlaps(a: &Aabb, b: &Aabb) -> bool {
+    (0..3).all(|k| a.min()[k] <= b.max()[k] && b.min()[k] <= a.max()[k])
 }
 
 impl<B: MovingPhase> World<B> {

@@ -10,6 +10,30 @@
 //! broken by collider id, so the built-in collectors give the same answer whatever order the
 //! trees visit leaves in, and the batch forms the same answer for any executor and thread
 //! count.
+//!
+//! ```
+//! use sepax_world::{ColliderDesc, Kind, QueryFilter, World};
+//! use sepax_shapes::math::{Isometry3, Point3, Vector3};
+//! use sepax_shapes::{Aabb, Ray, Shape, Sphere};
+//!
+//! let mut world = World::new();
+//! let floor = Aabb::new(Point3::new(-10.0, -1.0, -10.0), Point3::new(10.0, 0.0, 10.0)).unwrap();
+//! let floor = world.insert(ColliderDesc::new(floor).kind(Kind::Static)).unwrap();
+//! let all = QueryFilter::new();
+//!
+//! // The nearest hit of a ray straight down from y = 5.
+//! let down = Ray::new(Point3::new(0.0, 5.0, 0.0), -Vector3::y(), 100.0).unwrap();
+//! let hit = world.cast_ray(&down, &all).unwrap().unwrap();
+//! assert_eq!((hit.id, hit.distance), (floor, 5.0));
+//!
+//! // Which colliders a ball at y = 0.25 touches (no update needed).
+//! let ball = Shape::Sphere(Sphere::new(Point3::origin(), 0.5).unwrap());
+//! let mut touching = Vec::new();
+//! world.overlap(&ball, &Isometry3::translation(0.0, 0.25, 0.0), &all, &mut touching).unwrap();
+//! assert_eq!(touching, vec![floor]);
+//! ```
+//!
+//! `docs/world.md` (section "Queries") states the same contract.
 
 mod batch;
 mod cast;
