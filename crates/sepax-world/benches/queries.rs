@@ -28,8 +28,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::math::{Pose, Vector as PVec};
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
-use parry3d::query::{DefaultQueryDispatcher, QueryDispatcher, Ray as PRay, RayCast};
-use parry3d::shape::{Cuboid, SharedShape};
+use parry3d::query::{DefaultQueryDispatcher, QueryDispatcher, Ray as PRay};
+use parry3d::shape::{Cuboid, Shape as PShape, SharedShape};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rapier3d::dynamics::{IslandManager, RigidBodySet};
@@ -131,7 +131,7 @@ fn bench_queries(c: &mut Criterion) {
             let rel = at.inv_mul(&poses[l]);
             if DefaultQueryDispatcher
                 .intersection_test(&rel, &p_probe, &*shapes[l])
-                .unwrap_or(false)
+                .is_ok_and(|i| i.intersecting)
             {
                 count += 1;
             }
