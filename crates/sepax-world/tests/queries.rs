@@ -801,3 +801,44 @@ fn collectors_stop_early_and_respect_ties() {
     assert!(zero.hits().is_empty());
     let _: &dyn Collector<sepax_world::RayCastHit> = &any;
 }
+
+/// A world whose moving colliders live in a sorted grid (the default `MovingPhase::cast_ray`,
+/// through `query_aabb`) answers rays, overlaps and casts as the tree world does.
+#[test]
+fn sorted_grid_world_answers_as_the_tree_world() {
+    use sepax_broadphase::sorted_grid::SortedGrid;
+    use sepax_world::WorldConfig;
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let descs: Vec<ColliderDesc> = (0..150).map(|i| common::desc(&mut rng, 3.0, i)).collect();
+    let mut tree = World::new();
+    let grid = SortedGrid::new(1.0).unwrap();
+    let mut cells = World::with_broad_phase(WorldConfig::default(), grid).unwrap();
+    for d in &descs {
+        let a = tree.insert(d.clone()).unwrap();
+        let b = cells.insert(d.clone()).unwrap();
+        assert_eq!(a, b);
+    }
+    let q = QueryFilter::new();
+    for _ in 0..100 {
+        let ray = random_ray(&mut rng);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        tree.cast_ray_all(&ray, &q, &mut a).unwrap();
+        cells.cast_ray_all(&ray, &q, &mut b).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(
+            tree.cast_ray(&ray, &q).unwrap(),
+            cells.cast_ray(&ray, &q).unwrap()
+        );
+        let k = rng.random_range(0..5);
+        let (shape, pose) = (shape_of(&mut rng, k), common::pose(&mut rng, 3.0));
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        tree.overlap(&shape, &pose, &q, &mut x).unwrap();
+        cells.overlap(&shape, &pose, &q, &mut y).unwrap();
+        assert_eq!(x, y);
+        let v = common::point(&mut rng, 3.0).coords;
+        assert_eq!(
+            tree.cast_shape(&shape, &pose, &v, 1.0, &q).unwrap(),
+            cells.cast_shape(&shape, &pose, &v, 1.0, &q).unwrap()
+        );
+    }
+}
