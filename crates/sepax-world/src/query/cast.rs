@@ -101,14 +101,11 @@ impl<B: MovingPhase> World<B> {
         let still = Motion::linear(Vector3::zeros());
         let options = CastOptions::default();
         self.visit_aabb(&swept, sees, |id, c, _| {
-            let Some(toi) = time_of_impact(
-                placed,
-                motion,
-                c.world_shape(),
-                &still,
-                clip.value,
-                &options,
-            ) else {
+            // The full window, not the clip: the closed form's rounding allowances depend on
+            // it, and each hit must be the single pair's answer.
+            let Some(toi) =
+                time_of_impact(placed, motion, c.world_shape(), &still, max_time, &options)
+            else {
                 return true;
             };
             let hit = ShapeCastHit {
