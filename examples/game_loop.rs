@@ -6,7 +6,9 @@
 //! begin / persist / end arrays and acts: a shot that hits is removed (its pair ends at the
 //! next update, flagged `removed`), an enemy goes down when its hit points run out, a coin is picked up.
 //! The game itself is `examples/support/arena.rs`; `tests/game_loop.rs` checks it against a
-//! brute-force world.
+//! brute-force world. Beside the player, a character capsule walks the same level moved only by
+//! shape casts against it (collide and slide, `examples/support/character.rs`): it slides round
+//! the pillar and stops at the far wall, never inside the level.
 //!
 //! ```text
 //! cargo run --release --example game_loop
@@ -15,8 +17,12 @@
 #[path = "support/arena.rs"]
 mod arena;
 
+#[path = "support/character.rs"]
+mod character;
+
 use arena::{Game, DT};
-use sepax::prelude::Real;
+use character::Character;
+use sepax::prelude::{Real, Vector3};
 
 /// Simulated seconds.
 const SECONDS: Real = 6.0;
@@ -28,6 +34,9 @@ fn main() {
     let mut game = Game::new();
     let (mut clock, mut accumulator, mut renders) = (0.0, 0.0, 0usize);
     let mut busiest = (0, 0);
+    // Walks +x at 6 m/s along z = 1.9, past a corner of the pillar (x = 7) and then the far wall (x = 19).
+    let mut walker = Character::new(Vector3::new(-16.0, 0.0, 1.9));
+    let mut overlapping_steps = 0;
     // "Fix your timestep": physics advances in whole DT steps, however long a render frame took.
     while clock < SECONDS {
         let frame_time = RENDER_FRAMES[renders % RENDER_FRAMES.len()];
@@ -37,6 +46,8 @@ fn main() {
         while accumulator >= DT {
             accumulator -= DT;
             game.step();
+            walker.move_and_slide(&game.world, Vector3::new(6.0 * DT, 0.0, 0.0));
+            overlapping_steps += usize::from(walker.in_level(&game.world));
             for line in &game.log {
                 println!("{line}");
             }
@@ -62,6 +73,16 @@ fn main() {
     println!(
         "coins {} of 3, frames in the checkpoint {}, hits taken {}",
         s.coins, s.frames_in_checkpoint, s.player_hits
+    );
+    let p = walker.position;
+    println!(
+        "character: at ({:.2}, {:.2}, {:.2}) after {} stopping contacts, {} push-outs, {} steps \
+         inside the level",
+        p.x, p.y, p.z, walker.contacts, walker.pushed_out, overlapping_steps
+    );
+    assert_eq!(
+        overlapping_steps, 0,
+        "the character never ends a step inside the level"
     );
     println!(
         "events: begin {}, persist {}, end {}",

@@ -45,6 +45,7 @@ mod executor;
 mod filter;
 mod id;
 mod phase;
+pub mod query;
 mod world;
 
 pub use collider::{Collider, ColliderDesc, Kind, Report};
@@ -57,5 +58,10 @@ pub use executor::{Executor, Serial};
 pub use filter::{Filter, LayerMatrix, PairPolicy};
 pub use id::{ColliderId, OwnerId, PairKey};
 pub use phase::MovingPhase;
+pub use query::{
+    frustum_visibility, All, AnyHit, Closest, Collector, DistanceHit, FirstN, FnCollector,
+    FrustumHit, Hit, KindMask, PointHit, QueryError, QueryFilter, RayCastHit, ShapeCast,
+    ShapeCastHit, Step,
+};
 pub use sepax_broadphase::Visit;
 pub use world::{StateHasher, World, WorldConfig};

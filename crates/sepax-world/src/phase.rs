@@ -1,10 +1,10 @@
 //! The broad phase of the moving colliders, as the world drives it.
 
-use sepax_broadphase::bvh::DynamicBvh;
+use sepax_broadphase::bvh::{DynamicBvh, RayStep};
 use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId, Visit};
-use sepax_shapes::math::Real;
-use sepax_shapes::Aabb;
+use sepax_shapes::math::{Point3, Real, Vector3};
+use sepax_shapes::{Aabb, Ray};
 
 /// A [`BroadPhase`] for the world's kinematic and dynamic colliders, with what the world needs
 /// beyond the trait: pairs against the static tree, a bulk load and tree statistics. The
@@ -33,6 +33,45 @@ pub trait MovingPhase: BroadPhase {
         }
     }
 
+    /// Casts `ray` against the stored boxes: `f(proxy, entry distance)` for every proxy whose
+    /// box the ray enters at `t <= clip`, `clip` starting at the ray's length and lowered by
+    /// [`RayStep::Clip`] (the contract of [`DynamicBvh::cast_ray`]). The default queries the
+    /// box around the ray's segment (every box for an infinite ray) and casts against each.
+    fn cast_ray(&self, ray: &Ray, f: &mut dyn FnMut(ProxyId, Real) -> RayStep) {
+        let o = ray.origin();
+        let end = ray.point_at(ray.max_distance());
+        let all = Aabb::new_unchecked(
+            Point3::from(Vector3::repeat(-Real::MAX)),
+            Point3::from(Vector3::repeat(Real::MAX)),
+        );
+        let reach = if end.iter().all(|x| x.is_finite()) {
+            Aabb::new(o.inf(&end), o.sup(&end)).unwrap_or(all)
+        } else {
+            all
+        };
+        let mut clip = ray.max_distance();
+        self.query_aabb(&reach, &mut |p| {
+            let Some(t) = self
+                .stored_aabb(p)
+                .and_then(|b| b.cast_ray(ray))
+                .map(|h| h.distance)
+                .filter(|&t| t <= clip)
+            else {
+                return Visit::Continue;
+            };
+            match f(p, t) {
+                RayStep::Continue => Visit::Continue,
+                RayStep::Clip(c) => {
+                    if c < clip {
+                        clip = c;
+                    }
+                    Visit::Continue
+                }
+                RayStep::Stop => Visit::Stop,
+            }
+        });
+    }
+
     /// Height, for a tree (cheap: read every update).
     fn tree_depth(&self) -> Option<u32> {
         None
@@ -59,6 +98,10 @@ impl MovingPhase for DynamicBvh {
 
     fn insert_bulk(&mut self, boxes: &[(Aabb, u64)], ids: &mut Vec<ProxyId>) {
         self.insert_many(boxes.iter().copied(), ids);
+    }
+
+    fn cast_ray(&self, ray: &Ray, f: &mut dyn FnMut(ProxyId, Real) -> RayStep) {
+        DynamicBvh::cast_ray(self, ray, f);
     }
 
     fn tree_depth(&self) -> Option<u32> {
