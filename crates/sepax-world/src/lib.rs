@@ -44,6 +44,7 @@ mod executor;
 mod filter;
 mod id;
 mod phase;
+mod trajectory;
 mod world;
 
 pub use collider::{Collider, ColliderDesc, Kind, Report};
@@ -56,4 +57,8 @@ pub use filter::{Filter, LayerMatrix, PairPolicy};
 pub use id::{ColliderId, OwnerId, PairKey};
 pub use phase::MovingPhase;
 pub use sepax_broadphase::Visit;
+pub use trajectory::{
+    Sweep, TrajectoryDistance, TrajectoryError, TrajectoryHit, TrajectoryOptions, TrajectoryReport,
+    TrajectoryResult,
+};
 pub use world::{StateHasher, World, WorldConfig};

@@ -9,6 +9,7 @@ mod stream;
 mod update;
 
 pub use hash::StateHasher;
+pub(crate) use update::pair_allowed;
 
 use std::sync::Mutex;
 
