@@ -31,7 +31,9 @@ mod input;
 mod output;
 mod pairs;
 mod play;
+mod rigid;
 mod scene_world;
+mod trajectory;
 
 use clap::{ArgAction, Parser, Subcommand};
 use input::CliError;

@@ -4,8 +4,8 @@
 
 use super::input::pose_error;
 use super::motion::{still, swept, Swept, END};
-use super::{Sweep, TrajectoryDistance, TrajectoryError, TrajectoryHit, TrajectoryOptions};
 use super::TrajectoryResult;
+use super::{Sweep, TrajectoryDistance, TrajectoryError, TrajectoryHit, TrajectoryOptions};
 use crate::collider::{check_pose, grow_saturating, place, Collider};
 use crate::error::Subject;
 use crate::id::{ColliderId, PairKey};
@@ -32,6 +32,9 @@ pub(crate) struct Plan<'a, B: MovingPhase> {
     pub sorted_movers: &'a [ColliderId],
     pub steps: usize,
     pub options: &'a TrajectoryOptions,
+    /// The poses are already checked and normalised (the raw form): used as they are, so that
+    /// a pose is normalised once.
+    pub normalised: bool,
 }
 
 /// Reused buffers of one trajectory.
@@ -39,6 +42,9 @@ pub(crate) struct Plan<'a, B: MovingPhase> {
 struct Buffers {
     prev: Vec<(Shape, Aabb)>,
     cur: Vec<(Shape, Aabb)>,
+    /// The checked (normalised) poses of the step before and of this step.
+    prev_poses: Vec<Isometry3>,
+    cur_poses: Vec<Isometry3>,
     swept: Vec<Swept>,
     candidates: Vec<ColliderId>,
     step_hits: Vec<TrajectoryHit>,
@@ -58,21 +64,26 @@ impl<B: MovingPhase> Plan<'_, B> {
         for k in 0..self.steps {
             let step_poses = &poses[k * m..(k + 1) * m];
             buf.cur.clear();
+            buf.cur_poses.clear();
             for (i, (link, pose)) in self.links.iter().zip(step_poses).enumerate() {
                 let index = (b * self.steps + k) * m + i;
                 let who = Subject::Id(link.id);
-                let placed = check_pose(who, pose)
-                    .and_then(|p| place(who, &link.collider.desc.shape, &p))
-                    .map_err(|e| pose_error(index, self.steps, m, e))?;
+                let err = |e| pose_error(index, self.steps, m, e);
+                let pose = if self.normalised {
+                    *pose
+                } else {
+                    check_pose(who, pose).map_err(err)?
+                };
+                let placed = place(who, &link.collider.desc.shape, &pose).map_err(err)?;
                 buf.cur.push(placed);
+                buf.cur_poses.push(pose);
             }
             buf.step_hits.clear();
             if self.options.sweep == Sweep::Swept && k > 0 {
-                let prev_poses = &poses[(k - 1) * m..k * m];
                 buf.swept.clear();
                 for i in 0..m {
-                    let s = swept(&buf.prev[i], &buf.cur[i], &prev_poses[i], &step_poses[i]);
-                    buf.swept.push(s);
+                    let (p0, p1) = (&buf.prev_poses[i], &buf.cur_poses[i]);
+                    buf.swept.push(swept(&buf.prev[i], &buf.cur[i], p0, p1));
                 }
                 self.swept_hits(k, &mut buf);
             } else {
@@ -95,6 +106,7 @@ impl<B: MovingPhase> Plan<'_, B> {
                 return Ok(());
             }
             core::mem::swap(&mut buf.prev, &mut buf.cur);
+            core::mem::swap(&mut buf.prev_poses, &mut buf.cur_poses);
         }
         Ok(())
     }
@@ -160,11 +172,13 @@ impl<B: MovingPhase> Plan<'_, B> {
             self.candidates(&sw.aabb, &mut buf.candidates);
             for &other in &buf.candidates {
                 let o = &colliders[other];
-                if !(self.allowed(i, other, o) && aabb_aabb::intersects(&sw.aabb, &o.world_aabb))
-                {
+                if !(self.allowed(i, other, o) && aabb_aabb::intersects(&sw.aabb, &o.world_aabb)) {
                     continue;
                 }
-                let ends = [(&buf.prev[i].0, &buf.cur[i].0), (&o.world_shape, &o.world_shape)];
+                let ends = [
+                    (&buf.prev[i].0, &buf.cur[i].0),
+                    (&o.world_shape, &o.world_shape),
+                ];
                 if let Some(t) = first_contact(ends, [&sw.motion, &rest]) {
                     buf.step_hits.push(hit(k, me, other, Some(t)));
                 }
@@ -177,7 +191,10 @@ impl<B: MovingPhase> Plan<'_, B> {
                 {
                     continue;
                 }
-                let ends = [(&buf.prev[i].0, &buf.cur[i].0), (&buf.prev[j].0, &buf.cur[j].0)];
+                let ends = [
+                    (&buf.prev[i].0, &buf.cur[i].0),
+                    (&buf.prev[j].0, &buf.cur[j].0),
+                ];
                 if let Some(t) = first_contact(ends, [&sw.motion, &sj.motion]) {
                     buf.step_hits.push(hit(k, me, link.id, Some(t)));
                 }
@@ -199,9 +216,7 @@ impl<B: MovingPhase> Plan<'_, B> {
                 step: k,
                 pair: PairKey::new(a, b),
             };
-            let better = best.is_none_or(|x| {
-                (d, k, cand.pair) < (x.distance, x.step, x.pair)
-            });
+            let better = best.is_none_or(|x| (d, k, cand.pair) < (x.distance, x.step, x.pair));
             if better {
                 best = Some(cand);
             }

@@ -39,7 +39,7 @@ impl<B: MovingPhase + Sync> World<B> {
                 .map_err(|e| pose_error(index, steps, movers.len(), e))?;
         }
         let mut out = vec![TrajectoryResult::default(); count];
-        self.run_batch(movers, poses, steps, options, exec, &mut out)?;
+        self.run_batch(movers, (poses, false), steps, options, exec, &mut out)?;
         Ok(TrajectoryReport { trajectories: out })
     }
 
@@ -71,7 +71,7 @@ impl<B: MovingPhase + Sync> World<B> {
             typed.push(pose);
         }
         let mut fresh = vec![TrajectoryResult::default(); count];
-        self.run_batch(movers, &typed, steps, options, exec, &mut fresh)?;
+        self.run_batch(movers, (&typed, true), steps, options, exec, &mut fresh)?;
         for (slot, r) in out.iter_mut().zip(fresh) {
             *slot = r;
         }
@@ -116,11 +116,12 @@ impl<B: MovingPhase + Sync> World<B> {
         Ok(poses / per)
     }
 
-    /// One job per trajectory; the first error in trajectory order wins.
+    /// One job per trajectory; the first error in trajectory order wins. `poses.1`: whether
+    /// the poses are already normalised.
     fn run_batch(
         &self,
         movers: &[ColliderId],
-        poses: &[Isometry3],
+        (poses, normalised): (&[Isometry3], bool),
         steps: usize,
         options: &TrajectoryOptions,
         exec: &impl Executor,
@@ -141,12 +142,11 @@ impl<B: MovingPhase + Sync> World<B> {
             sorted_movers: &sorted,
             steps,
             options,
+            normalised,
         };
         let per = steps * movers.len();
-        let slots: Vec<Mutex<(&mut TrajectoryResult, Result<(), TrajectoryError>)>> = out
-            .iter_mut()
-            .map(|r| Mutex::new((r, Ok(()))))
-            .collect();
+        let slots: Vec<Mutex<(&mut TrajectoryResult, Result<(), TrajectoryError>)>> =
+            out.iter_mut().map(|r| Mutex::new((r, Ok(())))).collect();
         exec.run(slots.len(), &|b| {
             let mut guard = slots[b].lock().unwrap_or_else(|e| e.into_inner());
             let (result, status) = &mut *guard;
