@@ -5,7 +5,7 @@
 
 #![allow(dead_code)]
 
-use sepax_shapes::math::{Isometry3, Point3, Real, Translation3, UnitQuaternion, Vector3};
+use sepax_shapes::math::{Isometry3, Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Capsule, Obb, Shape};
 use sepax_world::{ColliderDesc, ColliderId, Kind, World};
 
@@ -80,10 +80,10 @@ pub fn forward(q: &Config) -> [Isometry3; JOINTS] {
     let mut frame = base_pose();
     for i in 0..JOINTS {
         if i > 0 {
-            frame *= Translation3::new(0.0, 0.0, LENGTHS[i - 1]);
+            frame *= Isometry3::translation(0.0, 0.0, LENGTHS[i - 1]);
         }
-        let axis = sepax_shapes::math::Unit::new_normalize(AXES[i]);
-        frame *= UnitQuaternion::from_axis_angle(&axis, q[i]);
+        // The axes are unit vectors: axis times angle is the rotation's scaled axis.
+        frame *= UnitQuaternion::from_scaled_axis(AXES[i] * q[i]);
         poses[i] = frame;
     }
     poses

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use crate::arm::{self, Config, JOINTS, LINK_NAMES};
+use crate::arm::{self, Config, LINK_NAMES};
 use sepax_shapes::math::{Isometry3, Point3, Real};
 use sepax_world::{
     ColliderId, Serial, Sweep, TrajectoryOptions, TrajectoryReport, TrajectoryResult, World,
