@@ -8,7 +8,7 @@
 //! capsule its axis (the turn from one to the other along the shortest arc); spheres and
 //! AABBs only move.
 
-use sepax_shapes::math::{Isometry3, Matrix3, Point3, Real, Rotation3, UnitQuaternion, Vector3};
+use sepax_shapes::math::{Isometry3, Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::Shape;
 
 /// The centre the motion moves on a straight line.
@@ -28,10 +28,7 @@ fn frame(u: Vector3, v: Vector3) -> Option<UnitQuaternion> {
     let e1 = u.try_normalize(Real::EPSILON)?;
     let n = u.cross(&v).try_normalize(Real::EPSILON)?;
     let e2 = n.cross(&e1);
-    let m = Matrix3::from_columns(&[e1, e2, n]);
-    Some(UnitQuaternion::from_rotation_matrix(
-        &Rotation3::from_matrix_unchecked(m),
-    ))
+    Some(UnitQuaternion::from_basis_unchecked(&[e1, e2, n]))
 }
 
 /// The shortest turn from direction `a` to direction `b` (identity when either is zero; a half

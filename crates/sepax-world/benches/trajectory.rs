@@ -120,12 +120,11 @@ fn bench(c: &mut Criterion) {
         let hits: usize = report.trajectories.iter().map(|r| r.hits.len()).sum();
         println!("{sweep:?}: {hits} contacts over {BATCH} trajectories of {STEPS} steps");
         let name = format!("{sweep:?}").to_lowercase();
-        let run = |exec: &dyn Fn() -> usize| exec();
         group.bench_function(format!("{name}/serial"), |b| {
-            b.iter(|| run(&|| check(&s, &options, &Serial)))
+            b.iter(|| check(&s, &options, &Serial))
         });
         group.bench_function(format!("{name}/rayon2"), |b| {
-            b.iter(|| run(&|| check(&s, &options, &pool)))
+            b.iter(|| check(&s, &options, &pool))
         });
     }
     group.finish();
