@@ -3,6 +3,9 @@
 //! (swept) or the distance, the filter rule written out independently; the swept case the
 //! discrete check misses; the same report at 1, 2 and 8 threads; refused input.
 
+// Trajectory `b` indexes the report and the brute force alike.
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 
 use std::collections::BTreeMap;
@@ -56,6 +59,10 @@ fn normalised(p: &Isometry3) -> Isometry3 {
         Isometry3::from_parts(p.translation, UnitQuaternion::new_normalize(q))
     }
 }
+
+/// A collider a mover is tested with: its id, its shape at the step, and (swept) its shape at
+/// the step before with its motion.
+type Partner = (ColliderId, Shape, Option<(Shape, Motion)>);
 
 struct Case {
     world: World,
@@ -161,7 +168,7 @@ impl Case {
             for i in 0..m {
                 let me = self.movers[i];
                 let shape = self.placed(b, k, i);
-                let mut pairs: Vec<(ColliderId, Shape, Option<(Shape, Motion)>)> = self
+                let mut pairs: Vec<Partner> = self
                     .others()
                     .map(|(id, s)| (id, s, Some((s, Motion::linear(Vector3::zeros())))))
                     .collect();
@@ -208,7 +215,7 @@ impl Case {
                     }
                 }
             }
-            step.sort_by(|x, y| x.pair.cmp(&y.pair));
+            step.sort_by_key(|h| h.pair);
             hits.extend(step);
         }
         hits

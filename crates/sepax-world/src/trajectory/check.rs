@@ -93,7 +93,7 @@ impl<B: MovingPhase> Plan<'_, B> {
                 self.distances(k, d, &mut buf, out);
             }
             let hits = &mut buf.step_hits;
-            hits.sort_by(|x, y| x.pair.cmp(&y.pair));
+            hits.sort_by_key(|h| h.pair);
             if out.first_hit.is_none() {
                 out.first_hit = hits.iter().copied().min_by(|x, y| {
                     let (tx, ty) = (x.t.unwrap_or(0.0), y.t.unwrap_or(0.0));
@@ -208,7 +208,8 @@ impl<B: MovingPhase> Plan<'_, B> {
         let colliders = &self.world.colliders;
         let mut best = out.min_distance;
         let mut offer = |d: Real, a: ColliderId, b: ColliderId| {
-            if !(d <= max) {
+            // A NaN distance is never within `max`.
+            if d.is_nan() || d > max {
                 return;
             }
             let cand = TrajectoryDistance {

@@ -106,8 +106,8 @@ impl<B: MovingPhase + Sync> World<B> {
                 return Err(TrajectoryError::Distance(d as f64));
             }
         }
-        let per = steps.checked_mul(movers.len()).unwrap_or(usize::MAX);
-        if poses % per != 0 {
+        let per = steps.saturating_mul(movers.len());
+        if !poses.is_multiple_of(per) {
             return Err(TrajectoryError::PoseCount {
                 poses,
                 per_trajectory: per,
