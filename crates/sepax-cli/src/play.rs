@@ -15,6 +15,10 @@
 //! "summary": {"frames": F, "begin": B, "end": E, "touching": T}}` (`touching`: pairs touching
 //! after that frame; in the summary, after the last frame).
 //!
+//! With `--trajectory` the frames are one robot trajectory instead (`trajectory.rs`): one
+//! answer, the first frame with a touching pair that involves a moving shape (`--swept`: or a
+//! contact during the motion into that frame, with its fraction `t`).
+//!
 //! Output streams frame by frame. Bad input (the scene, its frames) exits 2 before anything is
 //! written; write errors and a closed pipe end the command as the other subcommands do.
 
