@@ -5,12 +5,12 @@
 //! - `sepax explain SCENE A B`: why two shapes touch or not, in words.
 //! - `sepax demo`: a seeded room of moving shapes run through the whole pipeline, with timings.
 //! - `sepax play SCENE`: a scene's frames run through the collision world, one line per begin or
-//!   end event.
+//!   end event; `--trajectory [--swept]`: the frames as a robot trajectory, its first hit.
 //! - `sepax fit MESH`: the bounding box of a mesh file by one of five methods.
 //! - `sepax clash MODEL_OR_DIR`: which parts of a model touch, confirmed at triangle level.
 //!
 //! Exit status: 0 on success, 1 for `check --fail-on-hit` when a pair intersects (`clash
-//! --fail-on-clash` when a pair clashes), 3 when `check --max-pairs` stopped the output, 2 on bad
+//! --fail-on-clash` when a pair clashes, `play --trajectory --fail-on-hit` when a frame hits), 3 when `check --max-pairs` stopped the output, 2 on bad
 //! input or arguments, an option out of its range, or a failed write (one line `sepax: <message>`
 //! on stderr, nothing half-written on stdout), 141 when standard output is a pipe that was closed
 //! (no message; as a process ended by `SIGPIPE`). Results are written through one buffered
@@ -31,7 +31,9 @@ mod input;
 mod output;
 mod pairs;
 mod play;
+mod rigid;
 mod scene_world;
+mod trajectory;
 
 use clap::{ArgAction, Parser, Subcommand};
 use input::CliError;

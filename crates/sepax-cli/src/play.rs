@@ -15,6 +15,10 @@
 //! "summary": {"frames": F, "begin": B, "end": E, "touching": T}}` (`touching`: pairs touching
 //! after that frame; in the summary, after the last frame).
 //!
+//! With `--trajectory` the frames are one robot trajectory instead (`trajectory.rs`): one
+//! answer, the first frame with a touching pair that involves a moving shape (`--swept`: or a
+//! contact during the motion into that frame, with its fraction `t`).
+//!
 //! Output streams frame by frame. Bad input (the scene, its frames) exits 2 before anything is
 //! written; write errors and a closed pipe end the command as the other subcommands do.
 
@@ -41,6 +45,18 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=crate::exec::MAX_THREADS))]
     pub threads: u64,
+    /// Treat the frames as a robot trajectory (the shapes that move are the links): print the
+    /// first frame with a touching pair and that pair (`--json`: `{"first_hit": ...}`).
+    #[arg(long)]
+    pub trajectory: bool,
+    /// With --trajectory, also check the motion from each frame to the next (centres on a
+    /// straight line, orientations along the shortest arc) and report the fraction `t` of it
+    /// at first contact.
+    #[arg(long, requires = "trajectory")]
+    pub swept: bool,
+    /// With --trajectory, exit with status 1 when a pair touches.
+    #[arg(long, requires = "trajectory")]
+    pub fail_on_hit: bool,
 }
 
 /// One frame's events as shape indices, each list sorted by pair.
@@ -114,6 +130,15 @@ struct JsonSummary {
 /// Runs `sepax play`.
 pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     let scene = load_scene(&args.scene)?;
+    if args.trajectory {
+        return crate::trajectory::run(
+            &scene,
+            args.json,
+            args.swept,
+            args.fail_on_hit,
+            args.threads,
+        );
+    }
     let _span = tracing::info_span!("play", frames = scene.frame_count()).entered();
     let mut out = Out::stdout();
     let (mut begins, mut ends, mut touching) = (0u64, 0u64, 0usize);

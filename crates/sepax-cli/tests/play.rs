@@ -431,3 +431,166 @@ fn the_documented_example_prints_as_documented() {
     assert_eq!(stdout_of(&["play", p]), after("```text\n"));
     assert_eq!(stdout_of(&["play", "--json", p]), after("```json\n"));
 }
+
+/// A 1 m box jumps from x = -3 to x = +3 between frames 1 and 2, over a 1 cm wall at x = 0;
+/// frame 3 puts it into the post.
+const JUMP: &str = r#"{
+  "shapes": [
+    {"id": "wall", "type": "aabb", "min": [-0.005, -5, -5], "max": [0.005, 5, 5]},
+    {"id": "post", "type": "capsule", "p0": [6, 0, -1], "p1": [6, 0, 1], "radius": 0.1},
+    {"id": "box", "type": "obb", "center": [-4, 0, 0], "half_extents": [0.5, 0.5, 0.5], "rotation": [1, 0, 0, 0]}
+  ],
+  "frames": [
+    {"poses": {"box": {"center": [-3, 0, 0], "rotation": [1, 0, 0, 0]}}},
+    {"poses": {"box": {"center": [3, 0, 0], "rotation": [1, 0, 0, 0]}}},
+    {"poses": {"box": {"center": [5.7, 0, 0], "rotation": [1, 0, 0, 0]}}}
+  ]
+}"#;
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout_of(args)).unwrap()
+}
+
+#[test]
+fn trajectory_mode_misses_the_jump_at_the_frames_and_catches_it_swept() {
+    let path = scratch("jump.json", JUMP);
+    let p = path.to_str().unwrap();
+    // At the frames the box first touches the post, at frame 3.
+    assert_eq!(
+        stdout_of(&["play", "--trajectory", p]),
+        "first hit: frame 3 post box\n"
+    );
+    let doc = json_of(&["play", "--trajectory", "--json", p]);
+    assert_eq!(
+        doc,
+        serde_json::json!({"first_hit": {"frame": 3, "a": "post", "b": "box"}})
+    );
+    // Swept: the jump from frame 1 to frame 2 crosses the wall when the box's face reaches
+    // x = -0.005, after 2.495 of the 6 m.
+    let doc = json_of(&["play", "--trajectory", "--swept", "--json", p]);
+    let hit = &doc["first_hit"];
+    assert_eq!(
+        (hit["frame"].as_u64(), hit["a"].as_str(), hit["b"].as_str()),
+        (Some(2), Some("wall"), Some("box"))
+    );
+    let t = hit["t"].as_f64().unwrap();
+    assert!(t <= 2.495 / 6.0 + 1e-6 && t > 2.495 / 6.0 - 1e-3, "{t}");
+    let text = stdout_of(&["play", "--trajectory", "--swept", p]);
+    assert!(
+        text.starts_with("first hit: frame 2 t 0.41") && text.ends_with(" wall box\n"),
+        "{text}"
+    );
+    // --fail-on-hit: status 1 with the answer written.
+    let out = sepax()
+        .args([
+            "play",
+            "--trajectory",
+            "--swept",
+            "--fail-on-hit",
+            "--json",
+            p,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .starts_with("{\"first_hit\":{\"frame\":2,"));
+}
+
+#[test]
+fn trajectory_mode_without_a_hit_is_null_and_status_0() {
+    let text = JUMP.replace("[5.7, 0, 0]", "[4, 0, 0]");
+    let path = scratch("jump-clear.json", &text);
+    let p = path.to_str().unwrap();
+    assert_eq!(
+        stdout_of(&["play", "--trajectory", p]),
+        "no hit in 4 frames\n"
+    );
+    let out = sepax()
+        .args(["play", "--trajectory", "--fail-on-hit", "--json", p])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "{\"first_hit\":null}\n"
+    );
+}
+
+#[test]
+fn trajectory_first_hit_is_the_first_frame_where_check_finds_a_moving_pair() {
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut found = 0;
+    for round in 0..8 {
+        let name = format!("traj{round}");
+        // Sparse scenes, so that the first hit is not always at frame 0.
+        let text = random_scene(&mut rng, 14, 6, round % 3 == 2);
+        let path = scratch(&format!("{name}.json"), &text);
+        let scene = read_scene(&text).unwrap();
+        let moving: BTreeSet<String> = scene
+            .frames
+            .iter()
+            .flat_map(|f| f.poses.iter().map(|&(i, _)| scene.shapes[i].id.clone()))
+            .collect();
+        let order = |id: &str| scene.shapes.iter().position(|s| s.id == id).unwrap();
+        let mut expected = serde_json::Value::Null;
+        for k in 0..scene.frame_count() {
+            let first = check_frame(&scene, k, &name)
+                .into_iter()
+                .filter(|(a, b)| moving.contains(a) || moving.contains(b))
+                .min_by_key(|(a, b)| (order(a), order(b)));
+            if let Some((a, b)) = first {
+                expected = serde_json::json!({"frame": k, "a": a, "b": b});
+                found += 1;
+                break;
+            }
+        }
+        let p = path.to_str().unwrap();
+        for threads in ["1", "2", "8"] {
+            let doc = json_of(&["play", "--trajectory", "--json", "--threads", threads, p]);
+            assert_eq!(
+                doc["first_hit"], expected,
+                "round {round}, {threads} threads"
+            );
+        }
+        // Swept finds a contact no later than the frames do.
+        let swept = json_of(&["play", "--trajectory", "--swept", "--json", p]);
+        if let Some(k) = expected["frame"].as_u64() {
+            assert!(
+                swept["first_hit"]["frame"].as_u64().unwrap() <= k,
+                "round {round}"
+            );
+        }
+    }
+    assert!(found >= 3, "{found} of 8 scenes hit");
+}
+
+#[test]
+fn trajectory_bad_input_is_one_line_and_status_2() {
+    let path = scratch("jump2.json", JUMP);
+    let p = path.to_str().unwrap();
+    for args in [
+        vec!["play", "--swept", p],
+        vec!["play", "--fail-on-hit", p],
+        vec!["play", "--trajectory", "missing-file.json"],
+    ] {
+        let out = sepax().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("sepax: "), "{err}");
+    }
+    let bad = JUMP.replace(
+        "[3, 0, 0], \"rotation\"",
+        "[3, 0, 0], \"radius\": 1, \"rotation\"",
+    );
+    let path = scratch("jump-bad.json", &bad);
+    let out = sepax()
+        .args(["play", "--trajectory", "--swept", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}

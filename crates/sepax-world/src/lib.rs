@@ -46,6 +46,7 @@ mod filter;
 mod id;
 mod phase;
 pub mod query;
+mod trajectory;
 mod world;
 
 pub use collider::{Collider, ColliderDesc, Kind, Report};
@@ -64,4 +65,8 @@ pub use query::{
     ShapeCastHit, Step,
 };
 pub use sepax_broadphase::Visit;
+pub use trajectory::{
+    Sweep, TrajectoryDistance, TrajectoryError, TrajectoryHit, TrajectoryOptions, TrajectoryReport,
+    TrajectoryResult,
+};
 pub use world::{StateHasher, World, WorldConfig};
