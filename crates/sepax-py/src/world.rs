@@ -32,8 +32,9 @@ pub struct Options<'py> {
 #[pyclass(module = "sepax._sepax", name = "World")]
 pub struct PyWorld {
     world: World,
-    /// The rayon pool of the last `update(threads > 1)`, kept for the next.
-    pool: Option<RayonExecutor>,
+    /// The rayon pool of the last `update(threads != 1)` and the count it was asked for, kept
+    /// for the next.
+    pool: Option<(usize, RayonExecutor)>,
 }
 
 fn parse_kind(kind: &str) -> PyResult<Kind> {
@@ -347,26 +348,18 @@ impl PyWorld {
     /// arrays. The output is the same bit for bit for any thread count.
     #[pyo3(signature = (threads = 1))]
     fn update<'py>(&mut self, py: Python<'py>, threads: usize) -> PyResult<Bound<'py, PyTuple>> {
-        if threads != 1 {
-            let want = if threads == 0 { None } else { Some(threads) };
-            let keep = match (&self.pool, want) {
-                (Some(p), Some(t)) => p.threads() == t,
-                (Some(_), None) => false,
-                (None, _) => false,
-            };
-            if !keep {
-                let pool = RayonExecutor::new(threads)
-                    .map_err(|e| PyRuntimeError::new_err(format!("thread pool: {e}")))?;
-                self.pool = Some(pool);
-            }
+        if threads != 1 && self.pool.as_ref().is_none_or(|(t, _)| *t != threads) {
+            let pool = RayonExecutor::new(threads)
+                .map_err(|e| PyRuntimeError::new_err(format!("thread pool: {e}")))?;
+            self.pool = Some((threads, pool));
         }
         let (world, pool) = (&mut self.world, &self.pool);
-        py.detach(|| match (threads, pool) {
-            (1, _) | (_, None) => {
-                world.update(&Serial);
-            }
-            (_, Some(p)) => {
+        py.detach(|| match pool {
+            Some((_, p)) if threads != 1 => {
                 world.update(p);
+            }
+            _ => {
+                world.update(&Serial);
             }
         });
         let ev = self.world.events();
