@@ -90,10 +90,11 @@ def test_world_option_errors_change_nothing():
 
 
 def test_huge_values_are_errors_not_crashes():
-    big = np.full((1, 3), 3e38)
+    top = float(np.finfo(sepax.REAL).max)
+    big = np.full((1, 3), top * 0.9)
     for call in (
         lambda: sepax.boxes(big, big),
-        lambda: sepax.spheres(big, [3e38]),
+        lambda: sepax.spheres(big, [top * 0.9]),
         lambda: sepax.World().add_boxes(big, big),
         lambda: sepax.fit_obb(np.array([[np.nan, 0, 0]])),
         lambda: sepax.fit_obb(np.zeros((0, 3))),
