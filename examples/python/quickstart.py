@@ -24,7 +24,7 @@ print(f"mean distance of the separated pairs: {dist[~hit].mean():.3f}")
 # A world: a static floor and falling balls that report contact manifolds.
 world = sepax.World()
 floor = world.add_aabbs([[-10, -1, -10]], [[10, 0, 10]], kind="static", user=1)
-centers = rng.uniform(-5, 5, (50, 3)) + [0, 6, 0]
+centers = rng.uniform(-5, 5, (50, 3)) + [0, 8, 0]
 balls = world.add_spheres(centers, np.full(50, 0.3), report="manifolds", user=np.arange(100, 150))
 for frame in range(40):
     centers[:, 1] -= 0.2
