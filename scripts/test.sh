@@ -25,6 +25,8 @@ echo "== tests (f32)"
 cargo test --workspace --locked
 echo "== tests (f64)"
 cargo test --workspace --locked --features f64
+echo "== Python bindings (crates/sepax-py, pytest in a venv under target/)"
+scripts/python.sh
 echo "== fitting corpus (the pybullet meshes, fetched from PyPI once into corpus/)"
 scripts/corpus.sh
 cargo run --release --locked -p sepax-scene --example fit_corpus -- corpus --every 4 --check
