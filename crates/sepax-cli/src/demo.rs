@@ -11,6 +11,7 @@
 //! floor and walls plainly, the touching shapes highlighted and those whose contact began in
 //! the last frame marked; the output is the same for every thread count (timings aside).
 
+use crate::demo_probe::{ProbeStats, Probes};
 use crate::demo_report::{report, Last, Stats};
 use crate::exec::Exec;
 use crate::input::CliError;
@@ -352,6 +353,8 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
         min_hits: u64::MAX,
         ..Stats::default()
     };
+    let mut probes = Probes::default();
+    let mut probe_stats = ProbeStats::default();
     let started = Instant::now();
     for frame in 0..args.frames {
         let _frame = tracing::debug_span!("frame", frame).entered();
@@ -372,19 +375,16 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
         let events = world.update(&exec);
         stats.add(events);
         let h = events.stats.touching as u64;
-        tracing::debug!(
-            candidates = events.stats.candidates,
-            touching = h,
-            begin = events.begin.len(),
-            end = events.end.len(),
-            "frame done"
-        );
+        let candidates = events.stats.candidates;
+        let t = Instant::now();
+        probes
+            .run(&world, &exec, frame, l, &mut probe_stats)
+            .map_err(|e| CliError::new(format!("demo: probe of frame {frame}: {e}")))?;
+        probe_stats.ms += ms_since(t);
+        tracing::debug!(candidates, touching = h, "frame done");
         bar.inc(1);
         if frame.is_multiple_of(16) {
-            bar.set_message(format!(
-                "{} candidates, {h} touching",
-                events.stats.candidates
-            ));
+            bar.set_message(format!("{candidates} candidates, {h} touching"));
         }
     }
     let run_s = started.elapsed().as_secs_f64();
@@ -424,12 +424,14 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, CliError> {
         ),
         ..SvgOptions::default()
     };
-    svg.finish(&render_drawing(&draw, &[], &[], &options))?;
+    let rays: Vec<_> = probes.last.iter().map(|p| p.draw()).collect();
+    svg.finish(&render_drawing(&draw, &[], &rays, &options))?;
     let svg_ms = ms_since(t);
     let last = Last {
         events: world.events(),
         sah: world.tree_sah_costs(),
         highlighted: style.iter().filter(|&&s| s >= Style::Touching).count(),
+        probes: probe_stats,
         svg_ms,
     };
 

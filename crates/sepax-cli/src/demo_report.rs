@@ -2,6 +2,7 @@
 //! events, time per phase, and the last frame.
 
 use crate::demo::{DemoArgs, Mover, HEIGHT, STATIC};
+use crate::demo_probe::ProbeStats;
 use sepax_shapes::math::Real;
 use sepax_shapes::Shape;
 use sepax_world::Events;
@@ -51,6 +52,8 @@ pub struct Last<'a> {
     /// SAH costs of the moving tree (if it is one) and the static tree, after the last frame.
     pub sah: (Option<Real>, Real),
     pub highlighted: usize,
+    /// The ray fan and the sphere sweep of every frame.
+    pub probes: ProbeStats,
     pub svg_ms: f64,
 }
 
@@ -148,6 +151,17 @@ pub fn report(
     ] {
         let _ = writeln!(s, "  {name:<16} {ms:>10.1}  {:>10.3}", ms / frames);
     }
+    let p = &last.probes;
+    let _ = writeln!(
+        s,
+        "queries: {} rays ({:.1}% hit), {} sphere sweeps ({:.1}% hit, first contact at {:.2} of the path on average), {:.3} ms/frame",
+        thousands(p.rays),
+        pct(p.ray_hits, p.rays),
+        thousands(p.sweeps),
+        pct(p.sweep_hits, p.sweeps),
+        if p.sweep_hits == 0 { 0.0 } else { p.sweep_time / p.sweep_hits as f64 },
+        p.ms / frames
+    );
     let _ = writeln!(s,
         "summary: {} frames in {run_s:.2} s ({:.0} frames/s); {} narrow-phase tests ({:.1} M/s), {} begin, {} end",
         args.frames,
@@ -161,7 +175,7 @@ pub fn report(
     let st = &e.stats;
     let _ = writeln!(
         s,
-        "world (last frame): moving tree depth {}, SAH cost {:.1}; static tree depth {}, SAH cost {:.1}",
+        "world (last frame): moving tree depth {}, SAH cost per leaf {:.3}; static tree depth {}, SAH cost per leaf {:.3}",
         st.moving_tree_depth, last.sah.0.unwrap_or(0.0) as f64, st.static_tree_depth, last.sah.1 as f64
     );
     let _ = writeln!(

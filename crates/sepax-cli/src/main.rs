@@ -23,6 +23,7 @@ mod check;
 mod check_report;
 mod clash;
 mod demo;
+mod demo_probe;
 mod demo_report;
 mod exec;
 mod explain;
