@@ -17,6 +17,7 @@
 //!
 //! The derivation of both bounds is in `docs/tolerance.md`.
 
+pub mod axes;
 pub mod certified;
 pub mod fast;
 mod frame;
