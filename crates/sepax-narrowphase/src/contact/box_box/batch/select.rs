@@ -75,50 +75,20 @@ pub(super) fn select_lanes<L: Lane>(fa: &[L; 16], fb: &[L; 16]) -> Group<L> {
         [r[1][0].abs(), r[1][1].abs(), r[1][2].abs()],
         [r[2][0].abs(), r[2][1].abs(), r[2][2].abs()],
     ];
+    let FaceLanes {
+        fa_d,
+        fb_d,
+        ia,
+        jb,
+        b_wins,
+        face_d,
+        n_face,
+        sign_b,
+    } = face_lanes(&r, &ar, &t, &tb, &ha, &hb, tol);
     let inf = L::splat(Real::INFINITY);
     let zero = L::splat(0.0);
     let (one, two) = (L::splat(1.0), L::splat(2.0));
-    // Faces (NaN to +inf, as `first_min3`), then their first minima.
-    let mut face_a = [zero; 3];
-    let mut face_b = [zero; 3];
-    for k in 0..3 {
-        face_a[k] = axes::face_a(ha[k], hb, ar[k], t[k]).min(inf);
-        face_b[k] = axes::face_b(ha, [ar[0][k], ar[1][k], ar[2][k]], hb[k], tb[k]).min(inf);
-    }
-    let first_min3 = |v: &[L; 3]| {
-        let m_y = v[1].lt(v[0]);
-        let m1 = m_y.select(v[1], v[0]);
-        let k1 = m_y.and(one);
-        let m_z = v[2].lt(m1);
-        (m_z.select(v[2], m1), m_z.select(two, k1))
-    };
-    let (fa_d, ia) = first_min3(&face_a);
-    let (fb_d, jb) = first_min3(&face_b);
-    let (ia1, ia2) = (ia.eq(one), ia.eq(two));
-    let (jb1, jb2) = (jb.eq(one), jb.eq(two));
-    // R's column jb (lanes = pairs), and R_{ia, jb}.
-    let col_b = [
-        jb2.select(r[0][2], jb1.select(r[0][1], r[0][0])),
-        jb2.select(r[1][2], jb1.select(r[1][1], r[1][0])),
-        jb2.select(r[2][2], jb1.select(r[2][1], r[2][0])),
-    ];
-    let r_ab = ia2.select(col_b[2], ia1.select(col_b[1], col_b[0]));
     let cos_sq_min = L::splat(1.0 - CONTACT_PREFERENCE_SINE * CONTACT_PREFERENCE_SINE);
-    let tol_ab = (r_ab * r_ab).ge(cos_sq_min).and(tol);
-    let b_bound = fa_d - tol_ab;
-    let b_wins = fb_d.lt(b_bound);
-    let face_d = b_wins.select(fb_d, fa_d);
-    // The chosen face's normal (see `Local::axis`).
-    let tb_j = jb2.select(tb[2], jb1.select(tb[1], tb[0]));
-    let s_b = tb_j.ge(zero).select(one, L::splat(-1.0));
-    let ia0 = ia.eq(zero);
-    let ia_m = [ia0, ia1, ia2];
-    let mut n_face = [zero; 3];
-    for k in 0..3 {
-        let n_a = t[k].sign_ge0().and(ia_m[k]);
-        n_face[k] = b_wins.select(col_b[k] * s_b, n_a);
-    }
-    let sign_b = b_wins.select(s_b, one);
 
     // Edges (i, j) in the single path's order `q = 3 i + j`; per edge its depth, then (when
     // it is a nearly parallel one) whether it may win, the lanes' running minima per `j` (the
@@ -207,6 +177,89 @@ pub(super) fn select_lanes<L: Lane>(fa: &[L; 16], fb: &[L; 16]) -> Group<L> {
         ei,
         ej,
         accurate,
+    }
+}
+
+/// The face part of [`select_lanes`] (lanes = pairs; see `Local::axis`): the first least
+/// depth of A's faces and of B's and their indices, the face chosen by the tie-break, its
+/// depth and unit normal in A's frame, and the sign of B's face normal.
+struct FaceLanes<L> {
+    fa_d: L,
+    fb_d: L,
+    ia: L,
+    jb: L,
+    b_wins: L,
+    face_d: L,
+    n_face: [L; 3],
+    sign_b: L,
+}
+
+/// See [`FaceLanes`]; `r`, `ar`: `R` and `|R|` by `[i][j]`, `t` and `tb = R^T t`.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn face_lanes<L: Lane>(
+    r: &[[L; 3]; 3],
+    ar: &[[L; 3]; 3],
+    t: &[L; 3],
+    tb: &[L; 3],
+    ha: &[L; 3],
+    hb: &[L; 3],
+    tol: L,
+) -> FaceLanes<L> {
+    let (ha, hb) = (*ha, *hb);
+    let inf = L::splat(Real::INFINITY);
+    let zero = L::splat(0.0);
+    let (one, two) = (L::splat(1.0), L::splat(2.0));
+    // Faces (NaN to +inf, as `first_min3`), then their first minima.
+    let mut face_a = [zero; 3];
+    let mut face_b = [zero; 3];
+    for k in 0..3 {
+        face_a[k] = axes::face_a(ha[k], hb, ar[k], t[k]).min(inf);
+        face_b[k] = axes::face_b(ha, [ar[0][k], ar[1][k], ar[2][k]], hb[k], tb[k]).min(inf);
+    }
+    let first_min3 = |v: &[L; 3]| {
+        let m_y = v[1].lt(v[0]);
+        let m1 = m_y.select(v[1], v[0]);
+        let k1 = m_y.and(one);
+        let m_z = v[2].lt(m1);
+        (m_z.select(v[2], m1), m_z.select(two, k1))
+    };
+    let (fa_d, ia) = first_min3(&face_a);
+    let (fb_d, jb) = first_min3(&face_b);
+    let (ia1, ia2) = (ia.eq(one), ia.eq(two));
+    let (jb1, jb2) = (jb.eq(one), jb.eq(two));
+    // R's column jb (lanes = pairs), and R_{ia, jb}.
+    let col_b = [
+        jb2.select(r[0][2], jb1.select(r[0][1], r[0][0])),
+        jb2.select(r[1][2], jb1.select(r[1][1], r[1][0])),
+        jb2.select(r[2][2], jb1.select(r[2][1], r[2][0])),
+    ];
+    let r_ab = ia2.select(col_b[2], ia1.select(col_b[1], col_b[0]));
+    let cos_sq_min = L::splat(1.0 - CONTACT_PREFERENCE_SINE * CONTACT_PREFERENCE_SINE);
+    let tol_ab = (r_ab * r_ab).ge(cos_sq_min).and(tol);
+    let b_bound = fa_d - tol_ab;
+    let b_wins = fb_d.lt(b_bound);
+    let face_d = b_wins.select(fb_d, fa_d);
+    // The chosen face's normal (see `Local::axis`).
+    let tb_j = jb2.select(tb[2], jb1.select(tb[1], tb[0]));
+    let s_b = tb_j.ge(zero).select(one, L::splat(-1.0));
+    let ia0 = ia.eq(zero);
+    let ia_m = [ia0, ia1, ia2];
+    let mut n_face = [zero; 3];
+    for k in 0..3 {
+        let n_a = t[k].sign_ge0().and(ia_m[k]);
+        n_face[k] = b_wins.select(col_b[k] * s_b, n_a);
+    }
+    let sign_b = b_wins.select(s_b, one);
+    FaceLanes {
+        fa_d,
+        fb_d,
+        ia,
+        jb,
+        b_wins,
+        face_d,
+        n_face,
+        sign_b,
     }
 }
 
