@@ -95,7 +95,7 @@ use crate::geometry::cross_accurate;
 use crate::geometry::segment_segment_closest;
 use crate::intersect::{BoxRef, BoxShape};
 use crate::lanes::V4;
-use crate::sat::axes::{self, SatLane};
+use crate::sat::axes;
 use crate::sat::{BoxFrame, SatAxis};
 
 mod axis;

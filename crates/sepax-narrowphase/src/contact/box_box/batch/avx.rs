@@ -81,6 +81,7 @@ fn groups_avx2_inner<A: BoxShape, B: BoxShape>(
 #[cfg(not(feature = "f64"))]
 pub(super) mod eight {
     use super::super::*;
+    use crate::sat::axes::SatLane;
     use core::arch::x86_64 as arch;
 
     /// Eight `f32` lanes in an AVX register. Only for code running under an [`Avx2`]
