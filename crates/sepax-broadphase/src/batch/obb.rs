@@ -1,8 +1,8 @@
 //! OBB–OBB: the filter of `sepax_narrowphase::sat::fast` lane-wise, then the scalar certified
 //! test for the lanes it leaves undecided.
 //!
-//! Every lane performs the scalar filter's operations in the scalar filter's order (the
-//! comment above each line is the scalar line it replaces), so its slacks, its bound `E` and
+//! Every lane performs the scalar filter's operations in the scalar filter's order (both are
+//! the formulas of `sepax_narrowphase::sat::axes`), so its slacks, its bound `E` and
 //! therefore its verdict are bit-identical to `fast::obb_obb`. Only the minimum of the slacks
 //! is taken in another order, which cannot change it (the slacks are never NaN when `E` is
 //! finite, and signed zeros compare equal). Lanes the filter cannot decide go to
@@ -12,51 +12,71 @@ use super::blocks::ObbBlocks;
 use super::lanes::{arr3, first_lanes, Lane, LaneMask, LANES};
 use super::soa::{ObbLanes, ObbSoa};
 use super::PairKernel;
-use sepax_narrowphase::sat::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
+use sepax_narrowphase::sat::axes;
 use sepax_shapes::math::Real;
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Obb;
 
 /// OBB–OBB on [`ObbSoa`] batches.
 pub(crate) struct ObbObb;
 
+/// A lane vector of the batch kernels as the narrow phase's axis formulas take it
+/// ([`axes::SatLane`]: the same lane operations, so the same bits).
+#[derive(Clone, Copy)]
+struct W<V>(V);
+
+impl<V: Lane> core::ops::Add for W<V> {
+    type Output = W<V>;
+    #[inline(always)]
+    fn add(self, o: W<V>) -> W<V> {
+        W(self.0 + o.0)
+    }
+}
+
+impl<V: Lane> core::ops::Sub for W<V> {
+    type Output = W<V>;
+    #[inline(always)]
+    fn sub(self, o: W<V>) -> W<V> {
+        W(self.0 - o.0)
+    }
+}
+
+impl<V: Lane> core::ops::Mul for W<V> {
+    type Output = W<V>;
+    #[inline(always)]
+    fn mul(self, o: W<V>) -> W<V> {
+        W(self.0 * o.0)
+    }
+}
+
+impl<V: Lane> axes::SatLane for W<V> {
+    #[inline(always)]
+    fn splat(x: Real) -> W<V> {
+        W(V::splat(x))
+    }
+    #[inline(always)]
+    fn abs(self) -> W<V> {
+        W(self.0.abs())
+    }
+}
+
 /// The filter's verdict per lane: `(separated, overlapping)`; a lane in neither is undecided.
+/// The slacks, the bound and the verdict are those of `fast::obb_obb` (the formulas of
+/// [`axes`], lanes = pairs).
 #[inline(always)]
 pub(crate) fn filter<V: Lane>(a: &ObbLanes<V>, b: &ObbLanes<V>) -> (LaneMask, LaneMask) {
-    // d = b.center() - a.center()
-    let d: [V; 3] = arr3!(k => b.center[k] - a.center[k]);
-    let (ha, hb) = (&a.half, &b.half);
-    // bound(): s = ha.x + ha.y + ha.z + hb.x + hb.y + hb.z + |d.x| + |d.y| + |d.z| + residue
-    let s = ha[0]
-        + ha[1]
-        + ha[2]
-        + hb[0]
-        + hb[1]
-        + hb[2]
-        + d[0].abs()
-        + d[1].abs()
-        + d[2].abs()
-        + V::splat(0.0);
-    // (FILTER_ROUNDING_FACTOR * UNIT_ROUNDOFF + FILTER_DEFECT_FACTOR * defects) * s,
-    // defects = a.axes_error() + b.axes_error(); NaN (undecided) unless s < MAX / 64.
-    let defects = a.axes_error + b.axes_error;
-    let e = (V::splat(FILTER_ROUNDING_FACTOR * UNIT_ROUNDOFF)
-        + V::splat(FILTER_DEFECT_FACTOR) * defects)
-        * s;
-    let finite = s.lt(V::splat(Real::MAX * (1.0 / 64.0)));
-    // Rows of A: lane i of `arow(c)` is component c of a_i; here `a.axes[i][c]`.
-    let aa = &a.axes;
-    let bb = &b.axes;
-    // rcol(j) = a0 * b[(0, j)] + a1 * b[(1, j)] + a2 * b[(2, j)]: r[i][j] = R_ij = a_i . b_j.
-    let r: [[V; 3]; 3] = arr3!(i => {
-        arr3!(j => aa[i][0] * bb[j][0] + aa[i][1] * bb[j][1] + aa[i][2] * bb[j][2])
-    });
-    // t = a0 * d.x + a1 * d.y + a2 * d.z
-    let t: [V; 3] = arr3!(i => aa[i][0] * d[0] + aa[i][1] * d[1] + aa[i][2] * d[2]);
-    let ar: [[V; 3]; 3] = arr3!(i => arr3!(j => r[i][j].abs()));
-    // Faces of A: h_A,i + h_B,x |R_i0| + h_B,y |R_i1| + h_B,z |R_i2| - |t_i|.
-    let face_a: [V; 3] =
-        arr3!(i => ha[i] + hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2] - t[i].abs());
+    let w3 = |v: &[V; 3]| [W(v[0]), W(v[1]), W(v[2])];
+    let d: [W<V>; 3] = arr3!(k => W(b.center[k] - a.center[k]));
+    let (ha, hb) = (w3(&a.half), w3(&b.half));
+    let s = axes::filter_scale(ha, hb, d, W(V::splat(0.0)));
+    // NaN (undecided) unless s < MAX / 64.
+    let e = axes::filter_bound(W(a.axes_error + b.axes_error), s).0;
+    let finite = s.0.lt(V::splat(axes::FILTER_SCALE_LIMIT));
+    let (aa, bb) = (arr3!(i => w3(&a.axes[i])), arr3!(j => w3(&b.axes[j])));
+    // r[i][j] = R_ij = a_i . b_j, t = A^T d.
+    let r: [[W<V>; 3]; 3] = arr3!(i => arr3!(j => axes::dot(aa[i], bb[j])));
+    let t: [W<V>; 3] = arr3!(i => axes::dot(aa[i], d));
+    let ar: [[W<V>; 3]; 3] = arr3!(i => arr3!(j => W(r[i][j].0.abs())));
+    let face_a: [V; 3] = arr3!(i => axes::face_a(ha[i], hb, ar[i], t[i]).0);
     let mut m = face_a[0].min(face_a[1]).min(face_a[2]);
     // Early out: the verdict `m < -e` can only become more certain as slacks are added to the
     // minimum, so when every lane is already separated by a face of A the remaining twelve
@@ -67,30 +87,27 @@ pub(crate) fn filter<V: Lane>(a: &ObbLanes<V>, b: &ObbLanes<V>) -> (LaneMask, La
     if separated == first_lanes(LANES) {
         return (separated, 0);
     }
-    // Faces of B: tb_j = t0 R_0j + t1 R_1j + t2 R_2j;
-    // h_A,x |R_0j| + h_A,y |R_1j| + h_A,z |R_2j| + h_B,j - |tb_j|.
     for j in 0..3 {
-        let tb = t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j];
-        let face_b = ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j] + hb[j] - tb.abs();
-        m = m.min(face_b);
+        let tb = axes::dot(t, [r[0][j], r[1][j], r[2][j]]);
+        m = m.min(axes::face_b(ha, [ar[0][j], ar[1][j], ar[2][j]], hb[j], tb).0);
     }
     let separated = m.lt(minus_e) & finite;
     if separated == first_lanes(LANES) {
         return (separated, 0);
     }
-    // Edges a_i x b_j, with i1 = i+1, i2 = i+2, j1 = j+1, j2 = j+2 (mod 3):
-    //   ra = h_A,i1 |R_i2,j| + h_A,i2 |R_i1,j|
-    //   rb = h_B,j1 |R_i,j2| + h_B,j2 |R_i,j1|
-    //   tl = t_i2 R_i1,j - t_i1 R_i2,j
-    //   slack = ra + rb - |tl|
     for i in 0..3 {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let ra = ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j];
-            let rb = hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1];
-            let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
-            m = m.min(ra + rb - tl.abs());
+            let slack = axes::edge(
+                [ha[i1], ha[i2]],
+                [ar[i2][j], ar[i1][j]],
+                [hb[j1], hb[j2]],
+                [ar[i][j2], ar[i][j1]],
+                [t[i2], t[i1]],
+                [r[i1][j], r[i2][j]],
+            );
+            m = m.min(slack.0);
         }
     }
     // m < -e => Separated, m > e => Overlapping (both false for a NaN e).

@@ -162,13 +162,14 @@ impl Pair64 {
         }
     }
 
-    /// The slack of one axis. `L . x` is exactly 0 for the two axes `L` is the cross product
-    /// of, so those terms are left out (exactly), five dot products remain.
+    /// The vector `L~` of one axis and its radius sum `r_A(L~) + r_B(L~)` (the single source
+    /// of both for the facet test and the sweep). `L . x` is exactly 0 for the two axes `L` is
+    /// the cross product of, so those terms are left out (exactly), four products remain.
     #[inline(always)]
-    pub(crate) fn slack(&self, axis: SatAxis) -> AxisSlack {
+    pub(crate) fn axis_radius(&self, axis: SatAxis) -> ([f64; 3], f64) {
         let (a, b) = (&self.a, &self.b);
         let term = |h: f64, l: &[f64; 3], x: &[f64; 3]| h * dot(l, x).abs();
-        let (l, radii) = match axis {
+        match axis {
             SatAxis::FaceA(i) => {
                 let i = i as usize;
                 let l = cross(&a.axes[(i + 1) % 3], &a.axes[(i + 2) % 3]);
@@ -197,7 +198,13 @@ impl Pair64 {
                     + term(b.h[j2], &l, &b.axes[j2]);
                 (l, r)
             }
-        };
+        }
+    }
+
+    /// The slack of one axis ([`Pair64::axis_radius`]) with its rounding bound.
+    #[inline(always)]
+    pub(crate) fn slack(&self, axis: SatAxis) -> AxisSlack {
+        let (l, radii) = self.axis_radius(axis);
         let along = dot(&l, &self.p);
         let norm = dot(&l, &l).sqrt();
         let unit = f64::EPSILON / 2.0;

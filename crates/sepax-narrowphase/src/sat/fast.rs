@@ -16,10 +16,9 @@
 //! Only the minimum slack matters, so the kernel has two branches: after A's three face axes
 //! (where most separated pairs separate), and at the end.
 
-use super::BoxFrame;
+use super::{axes, BoxFrame};
 use crate::lanes::V4;
 use sepax_shapes::math::{Real, Vector3};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Obb};
 
 /// Coefficient of `u * S` in the filter's error bound (first-order derivation gives 31).
@@ -96,9 +95,14 @@ pub fn aabb_obb(a: &Aabb, b: &Obb) -> FastVerdict {
 /// large that products could overflow; the f64 stage then handles the pair.
 #[inline(always)]
 fn bound(ha: &Vector3, hb: &Vector3, d: &Vector3, residue: Real, defects: Real) -> Real {
-    let s = ha.x + ha.y + ha.z + hb.x + hb.y + hb.z + d.x.abs() + d.y.abs() + d.z.abs() + residue;
-    if s < Real::MAX * (1.0 / 64.0) {
-        (FILTER_ROUNDING_FACTOR * UNIT_ROUNDOFF + FILTER_DEFECT_FACTOR * defects) * s
+    let s = axes::filter_scale(
+        [ha.x, ha.y, ha.z],
+        [hb.x, hb.y, hb.z],
+        [d.x, d.y, d.z],
+        residue,
+    );
+    if s < axes::FILTER_SCALE_LIMIT {
+        axes::filter_bound(defects, s)
     } else {
         Real::NAN
     }
@@ -110,11 +114,10 @@ fn bound(ha: &Vector3, hb: &Vector3, d: &Vector3, residue: Real, defects: Real) 
 #[inline(always)]
 fn kernel(rc: [V4; 3], t: V4, ha: &Vector3, hb: &Vector3, e: Real) -> FastVerdict {
     let arc = [rc[0].abs(), rc[1].abs(), rc[2].abs()];
-    // Faces of A, lanes i: h_A,i + sum_j h_B,j |R_ij| - |t_i|.
+    // Faces of A, lanes i (`axes::face_a`).
     let ha4 = V4::new(ha.x, ha.y, ha.z, 0.0);
-    let face_a =
-        ha4 + V4::splat(hb.x) * arc[0] + V4::splat(hb.y) * arc[1] + V4::splat(hb.z) * arc[2]
-            - t.abs();
+    let hbs = [V4::splat(hb.x), V4::splat(hb.y), V4::splat(hb.z)];
+    let face_a = axes::face_a(ha4, hbs, arc, t);
     let m_a = face_a.hmin3();
     if m_a < -e {
         return FastVerdict::Separated;
@@ -122,29 +125,29 @@ fn kernel(rc: [V4; 3], t: V4, ha: &Vector3, hb: &Vector3, e: Real) -> FastVerdic
     // Rows of R (lanes j) for the rest.
     let (c0, c1, c2) = (rc[0].lanes(), rc[1].lanes(), rc[2].lanes());
     let row = |i: usize| V4::new(c0[i], c1[i], c2[i], 0.0);
-    let (r0, r1, r2) = (row(0), row(1), row(2));
-    let (ar0, ar1, ar2) = (r0.abs(), r1.abs(), r2.abs());
+    let r = [row(0), row(1), row(2)];
+    let ar = [r[0].abs(), r[1].abs(), r[2].abs()];
     let [t0, t1, t2, _] = t.lanes();
-    // Faces of B, lanes j: sum_i h_A,i |R_ij| + h_B,j - |sum_i t_i R_ij|.
+    let ts = [V4::splat(t0), V4::splat(t1), V4::splat(t2)];
+    // Faces of B, lanes j.
     let hb4 = V4::new(hb.x, hb.y, hb.z, 0.0);
-    let tb = V4::splat(t0) * r0 + V4::splat(t1) * r1 + V4::splat(t2) * r2;
-    let face_b =
-        V4::splat(ha.x) * ar0 + V4::splat(ha.y) * ar1 + V4::splat(ha.z) * ar2 + hb4 - tb.abs();
-    // Edges a_i x b_j, lanes j. In A's frame a_i x b_j = R_{i+1,j} e_{i+2} - R_{i+2,j} e_{i+1}:
-    //   r_A = h_A,i+1 |R_{i+2,j}| + h_A,i+2 |R_{i+1,j}|
-    //   r_B = h_B,j+1 |R_{i,j+2}| + h_B,j+2 |R_{i,j+1}|
-    //   t.L = t_{i+2} R_{i+1,j} - t_{i+1} R_{i+2,j}
-    let (hb1, hb2) = (hb4.rot1(), hb4.rot2());
-    let edges =
-        |ha1: Real, ha2: Real, ari: V4, ar1: V4, ar2: V4, r1: V4, r2: V4, t1: Real, t2: Real| {
-            let ra = V4::splat(ha1) * ar2 + V4::splat(ha2) * ar1;
-            let rb = hb1 * ari.rot2() + hb2 * ari.rot1();
-            let tl = V4::splat(t2) * r1 - V4::splat(t1) * r2;
-            ra + rb - tl.abs()
-        };
-    let e0 = edges(ha.y, ha.z, ar0, ar1, ar2, r1, r2, t1, t2);
-    let e1 = edges(ha.z, ha.x, ar1, ar2, ar0, r2, r0, t2, t0);
-    let e2 = edges(ha.x, ha.y, ar2, ar0, ar1, r0, r1, t0, t1);
+    let has = [V4::splat(ha.x), V4::splat(ha.y), V4::splat(ha.z)];
+    let face_b = axes::face_b(has, ar, hb4, axes::dot(ts, r));
+    // Edges a_i x b_j, lanes j (`axes::edge`; `rot1`, `rot2` give lane j the values of
+    // j + 1, j + 2).
+    let hb12 = [hb4.rot1(), hb4.rot2()];
+    let edges = |i: usize| {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        axes::edge(
+            [has[i1], has[i2]],
+            [ar[i2], ar[i1]],
+            hb12,
+            [ar[i].rot2(), ar[i].rot1()],
+            [ts[i2], ts[i1]],
+            [r[i1], r[i2]],
+        )
+    };
+    let (e0, e1, e2) = (edges(0), edges(1), edges(2));
     let m = face_b.min(e0).min(e1.min(e2)).hmin3();
     let m = if m_a < m { m_a } else { m };
     if m < -e {

@@ -36,7 +36,7 @@ use sepax_shapes::Shape;
 use super::{Toi, ToiStatus, TOI_DISTANCE_ALLOWANCE};
 use crate::distance::rounded_core_points;
 use crate::gjk::{norm_safe, ConvexCore};
-use crate::sat::certified::{cross, dot, Box64, Pair64, CERT_ROUNDING_FACTOR};
+use crate::sat::certified::{dot, Box64, Pair64, CERT_ROUNDING_FACTOR};
 use crate::sat::{BoxFrame, SatAxis};
 
 /// Unit roundoff of `f64`.
@@ -155,15 +155,9 @@ impl State {
     }
 }
 
-/// `h |l·x|`.
-#[inline(always)]
-fn term(h: f64, l: &[f64; 3], x: &[f64; 3]) -> f64 {
-    h * dot(l, x).abs()
-}
-
 /// The sweep of the module docs on the pair `pair` with relative velocity `w` (B's minus A's,
 /// in `f64`, computed with one rounding at most) over `[0, t_max]`. The axes and slacks are
-/// those of `sat::certified` (same roundings, same bound), unrolled.
+/// those of `sat::certified` (its `Pair64::axis_radius`, same bound), unrolled.
 ///
 /// Pairs whose SAT gap at time 0 (the largest `−f(L) / |L|`) is at most `near` are reported as
 /// [`Sweep::AtStart`] whatever the motion, so that the caller's distance test decides a start
@@ -193,83 +187,38 @@ pub(crate) fn sweep(pair: &Pair64, w: &[f64; 3], t_max: f64, near: f64, pass: f6
         bound_factor: CERT_ROUNDING_FACTOR * U * pair.s,
     };
     let (a, b, p) = (&pair.a, &pair.b, &pair.p);
-    // One axis `L = x × y` with its four radius terms, indices literal so that everything
-    // unrolls; leaves the closure early when the sweep is decided.
+    // One axis with its vector and radius sum from `Pair64::axis_radius` (`0.0 +` keeps a
+    // zero sum `+0`, as the sum from `0.0` gave it); leaves the closure early when the sweep
+    // is decided.
     macro_rules! axis {
-        ($axis:expr, $x:expr, $y:expr, [$(($h:expr, $z:expr)),*]) => {{
-            let l = cross(&$x, &$y);
-            let r = 0.0 $(+ term($h, &l, &$z))*;
-            if !st.axis($axis, &l, r, dot(&l, p))? {
+        ($axis:expr) => {{
+            let (l, r) = pair.axis_radius($axis);
+            if !st.axis($axis, &l, 0.0 + r, dot(&l, p))? {
                 return Some(());
             }
         }};
     }
-    macro_rules! face_a {
-        ($i:literal, $i1:literal, $i2:literal) => {
-            axis!(
-                SatAxis::FaceA($i),
-                a.axes[$i1],
-                a.axes[$i2],
-                [
-                    (a.h[$i], a.axes[$i]),
-                    (b.h[0], b.axes[0]),
-                    (b.h[1], b.axes[1]),
-                    (b.h[2], b.axes[2])
-                ]
-            )
-        };
-    }
-    macro_rules! face_b {
-        ($j:literal, $j1:literal, $j2:literal) => {
-            axis!(
-                SatAxis::FaceB($j),
-                b.axes[$j1],
-                b.axes[$j2],
-                [
-                    (a.h[0], a.axes[0]),
-                    (a.h[1], a.axes[1]),
-                    (a.h[2], a.axes[2]),
-                    (b.h[$j], b.axes[$j])
-                ]
-            )
-        };
-    }
-    macro_rules! edge {
-        ($i:literal, $i1:literal, $i2:literal, $j:literal, $j1:literal, $j2:literal) => {
-            axis!(
-                SatAxis::Edge($i, $j),
-                a.axes[$i],
-                b.axes[$j],
-                [
-                    (a.h[$i1], a.axes[$i1]),
-                    (a.h[$i2], a.axes[$i2]),
-                    (b.h[$j1], b.axes[$j1]),
-                    (b.h[$j2], b.axes[$j2])
-                ]
-            )
-        };
-    }
     let go = (|| {
-        face_a!(0, 1, 2);
-        face_a!(1, 2, 0);
-        face_a!(2, 0, 1);
+        axis!(SatAxis::FaceA(0));
+        axis!(SatAxis::FaceA(1));
+        axis!(SatAxis::FaceA(2));
         // Identical axes: the 12 other directions repeat A's face normals or vanish (see
         // `certified::classify`).
         if a.axes == b.axes {
             return Some(());
         }
-        face_b!(0, 1, 2);
-        face_b!(1, 2, 0);
-        face_b!(2, 0, 1);
-        edge!(0, 1, 2, 0, 1, 2);
-        edge!(0, 1, 2, 1, 2, 0);
-        edge!(0, 1, 2, 2, 0, 1);
-        edge!(1, 2, 0, 0, 1, 2);
-        edge!(1, 2, 0, 1, 2, 0);
-        edge!(1, 2, 0, 2, 0, 1);
-        edge!(2, 0, 1, 0, 1, 2);
-        edge!(2, 0, 1, 1, 2, 0);
-        edge!(2, 0, 1, 2, 0, 1);
+        axis!(SatAxis::FaceB(0));
+        axis!(SatAxis::FaceB(1));
+        axis!(SatAxis::FaceB(2));
+        axis!(SatAxis::Edge(0, 0));
+        axis!(SatAxis::Edge(0, 1));
+        axis!(SatAxis::Edge(0, 2));
+        axis!(SatAxis::Edge(1, 0));
+        axis!(SatAxis::Edge(1, 1));
+        axis!(SatAxis::Edge(1, 2));
+        axis!(SatAxis::Edge(2, 0));
+        axis!(SatAxis::Edge(2, 1));
+        axis!(SatAxis::Edge(2, 2));
         Some(())
     })();
     if go.is_none() {
