@@ -73,7 +73,8 @@ impl Probes {
         for k in 0..RAYS {
             let a = turn + k as Real * core::f64::consts::TAU as Real / RAYS as Real;
             let dir = Vector3::new(a.cos(), -0.15, a.sin());
-            self.rays.push(Ray::new(origin, dir, reach).map_err(|e| e.to_string())?);
+            self.rays
+                .push(Ray::new(origin, dir, reach).map_err(|e| e.to_string())?);
         }
         self.hits.clear();
         self.hits.resize(RAYS, None);
@@ -97,9 +98,8 @@ impl Probes {
         let z = 0.8 * l * (frame as Real * 0.02).sin();
         let start = Point3::new(-l + 2.0 * SWEEP_RADIUS, SWEEP_RADIUS + 0.05, z);
         let path = Vector3::new(2.0 * l - 4.0 * SWEEP_RADIUS, 0.0, 0.0);
-        let ball = Shape::Sphere(
-            Sphere::new(Point3::origin(), SWEEP_RADIUS).map_err(|e| e.to_string())?,
-        );
+        let ball =
+            Shape::Sphere(Sphere::new(Point3::origin(), SWEEP_RADIUS).map_err(|e| e.to_string())?);
         let pose = Isometry3::translation(start.x, start.y, start.z);
         let hit = world
             .cast_shape(&ball, &pose, &path, 1.0, &all)

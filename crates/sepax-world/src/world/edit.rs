@@ -11,7 +11,7 @@ use crate::error::{Subject, WorldError};
 use crate::filter::Filter;
 use crate::id::ColliderId;
 use crate::phase::MovingPhase;
-use sepax_broadphase::BroadPhase;
+use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::{Isometry3, Real, Vector3};
 use sepax_shapes::{Aabb, Shape};
 
@@ -157,9 +157,14 @@ impl<B: MovingPhase> World<B> {
             }
         }
         if result.is_ok() {
+            // The moving colliders' proxies move in one batch: the tree repairs itself once.
+            let mut moves = core::mem::take(&mut self.scratch_moves);
+            moves.clear();
             for (&id, &(pose, shape, aabb)) in ids.iter().zip(&placed) {
-                self.apply(id, pose, None, shape, aabb);
+                moves.extend(self.place_collider(id, pose, None, shape, aabb));
             }
+            self.moving.update_many(&mut moves.drain(..));
+            self.scratch_moves = moves;
         }
         self.scratch_placed = placed;
         result
@@ -184,6 +189,22 @@ impl<B: MovingPhase> World<B> {
         placed: Shape,
         aabb: Aabb,
     ) {
+        if let Some((p, broad, displacement)) = self.place_collider(id, pose, shape, placed, aabb) {
+            self.moving.update(p, broad, displacement);
+        }
+    }
+
+    /// Writes a collider's new pose and placed shape; a static collider's proxy is updated at
+    /// once, a moving one's update (proxy, broad-phase box, displacement) is returned for the
+    /// caller to apply (alone, or in a batch with `update_many`).
+    fn place_collider(
+        &mut self,
+        id: ColliderId,
+        pose: Isometry3,
+        shape: Option<Shape>,
+        placed: Shape,
+        aabb: Aabb,
+    ) -> Option<(ProxyId, Aabb, Vector3)> {
         let epoch = self.epoch;
         let margin = self.config.contact.margin;
         let c = &mut self.colliders[id];
@@ -197,12 +218,12 @@ impl<B: MovingPhase> World<B> {
         c.changed = epoch;
         let displacement = aabb.center() - old;
         let broad = c.broad_aabb(margin);
-        if let Some(p) = c.proxy {
-            if c.desc.kind == Kind::Static {
-                self.statics.update(p, broad, Vector3::zeros());
-            } else {
-                self.moving.update(p, broad, displacement);
-            }
+        let p = c.proxy?;
+        if c.desc.kind == Kind::Static {
+            self.statics.update(p, broad, Vector3::zeros());
+            None
+        } else {
+            Some((p, broad, displacement))
         }
     }
 

@@ -24,7 +24,7 @@ use crate::phase::MovingPhase;
 use sepax_broadphase::bvh::{BvhConfig, BvhConfigError, DynamicBvh};
 use sepax_broadphase::ProxyId;
 use sepax_narrowphase::contact::{ContactConfig, ContactManifold};
-use sepax_shapes::math::{Isometry3, Real};
+use sepax_shapes::math::{Isometry3, Real, Vector3};
 use sepax_shapes::{Aabb, Shape};
 
 pub(crate) use narrow::{ChunkOut, Work};
@@ -140,6 +140,8 @@ pub struct World<B: MovingPhase = DynamicBvh> {
     pub(crate) scratch: Scratch,
     /// Checked placements of `set_poses`, applied once all are valid.
     pub(crate) scratch_placed: Vec<(Isometry3, Shape, Aabb)>,
+    /// The moving proxies' updates of `set_poses`, applied in one batch.
+    pub(crate) scratch_moves: Vec<(ProxyId, Aabb, Vector3)>,
     /// Continuous collision: the ccd colliders, their poses at the last update, the sweep.
     pub(crate) ccd: ccd::CcdState,
 }
@@ -181,6 +183,7 @@ impl<B: MovingPhase> World<B> {
             tested: Vec::new(),
             scratch: Scratch::default(),
             scratch_placed: Vec::new(),
+            scratch_moves: Vec::new(),
             ccd: ccd::CcdState::default(),
         })
     }
