@@ -13,7 +13,7 @@ if [ ! -x "$venv/bin/python" ]; then
         # Debian ships venv (ensurepip) separately.
         rm -rf "$venv"
         if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-            apt-get install -y -qq python3-venv >/dev/null
+            apt-get update -qq >/dev/null && apt-get install -y -qq python3-venv >/dev/null
         fi
         "$python" -m venv "$venv"
     fi
