@@ -14,7 +14,7 @@ use sepax_shapes::{Aabb, Capsule, Obb, Shape, Sphere, Triangle};
 use sepax_world::debug::{Color, DebugDraw, DebugRecorder, Layer, Paint, Primitive, Tree};
 
 use super::geom::{self, P2};
-use super::outline::Outline;
+use super::outline::{stadium_path, Outline};
 use super::panel::{self, Panel};
 use super::text::{escape, px};
 use super::{SvgOptions, FONT, MARKER_R, MAX_WIDTH, MIN_WIDTH, PAD};
@@ -294,24 +294,11 @@ fn outline(out: &mut String, paint: &Paint, o: &Outline) {
             );
         }
         Outline::Stadium(a, b, r) => {
-            let e = b.sub(*a).scale(1.0 / b.sub(*a).norm());
-            let n = e.perp().scale(*r);
-            let (p1, p2, p3, p4) = (a.add(n), b.add(n), b.sub(n), a.sub(n));
-            let rr = px(*r);
             w!(
                 out,
-                "<path {} d=\"M{},{} L{},{} A{rr},{rr} 0 0 0 {},{} L{},{} A{rr},{rr} 0 0 0 {},{} Z\"/>\n",
+                "<path {} d=\"{}\"/>\n",
                 attrs(paint, false),
-                px(p1.x),
-                px(p1.y),
-                px(p2.x),
-                px(p2.y),
-                px(p3.x),
-                px(p3.y),
-                px(p4.x),
-                px(p4.y),
-                px(p1.x),
-                px(p1.y)
+                stadium_path(*a, *b, *r)
             );
         }
         Outline::Marker(c) => marker(out, paint, *c),

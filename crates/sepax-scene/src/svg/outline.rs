@@ -134,25 +134,11 @@ impl Outline {
                 );
             }
             Outline::Stadium(a, b, r) => {
-                // The hull of the two end discs: two straight sides and two half circles.
-                let e = b.sub(*a).scale(1.0 / b.sub(*a).norm());
-                let n = e.perp().scale(*r);
-                let (p1, p2, p3, p4) = (a.add(n), b.add(n), b.sub(n), a.sub(n));
-                let rr = px(*r);
                 w!(
                     out,
-                    "<path {} d=\"M{},{} L{},{} A{rr},{rr} 0 0 0 {},{} L{},{} A{rr},{rr} 0 0 0 {},{} Z\">{tooltip}</path>\n",
+                    "<path {} d=\"{}\">{tooltip}</path>\n",
                     common(&fill),
-                    px(p1.x),
-                    px(p1.y),
-                    px(p2.x),
-                    px(p2.y),
-                    px(p3.x),
-                    px(p3.y),
-                    px(p4.x),
-                    px(p4.y),
-                    px(p1.x),
-                    px(p1.y)
+                    stadium_path(*a, *b, *r)
                 );
             }
             Outline::Marker(c) => {
@@ -181,5 +167,27 @@ pub(super) fn bbox(pts: &[P2]) -> (f64, f64, f64, f64) {
             f64::NEG_INFINITY,
         ),
         |(a, b, c, d), q| (a.min(q.x), b.min(q.y), c.max(q.x), d.max(q.y)),
+    )
+}
+
+/// The `d` of a stadium's path: the hull of the two end discs (centres `a`, `b`, radius `r`), two
+/// straight sides and two half circles.
+pub(super) fn stadium_path(a: P2, b: P2, r: f64) -> String {
+    let e = b.sub(a).scale(1.0 / b.sub(a).norm());
+    let n = e.perp().scale(r);
+    let (p1, p2, p3, p4) = (a.add(n), b.add(n), b.sub(n), a.sub(n));
+    let rr = px(r);
+    format!(
+        "M{},{} L{},{} A{rr},{rr} 0 0 0 {},{} L{},{} A{rr},{rr} 0 0 0 {},{} Z",
+        px(p1.x),
+        px(p1.y),
+        px(p2.x),
+        px(p2.y),
+        px(p3.x),
+        px(p3.y),
+        px(p4.x),
+        px(p4.y),
+        px(p1.x),
+        px(p1.y)
     )
 }
