@@ -3,12 +3,18 @@
 //! Collision detection built around the two workhorse bounding volumes: the axis-aligned box
 //! ([`Aabb`]) and the oriented box ([`Obb`]). This facade re-exports the core crates:
 //!
-//! - [`shapes`] ([`sepax_shapes`]): primitives, checked construction, single-shape queries, box
-//!   fitting ([`fit`]);
-//! - [`narrowphase`] ([`sepax_narrowphase`]): pair queries (certified overlap tests, witnesses);
+//! - [`shapes`] ([`sepax_shapes`]): primitives, checked construction, single-shape queries, every
+//!   tolerance constant, box fitting ([`fit`]);
+//! - [`narrowphase`] ([`sepax_narrowphase`]): pair queries: certified overlap tests and their
+//!   witnesses, contact manifolds, distances and closest points, time of impact;
 //! - [`broadphase`] ([`sepax_broadphase`]): the dynamic AABB tree and its alternatives;
 //! - [`world`] ([`sepax_world`]): the collision world: colliders, one filter, per-frame update
-//!   with sorted begin / persist / end events and contact manifolds.
+//!   with sorted begin / persist / end events and contact manifolds, queries, trajectory checks,
+//!   continuous collision.
+//!
+//! Each crate uses only the ones listed before it. Files (scene format, mesh import, SVG) are in
+//! the `sepax-scene` crate, the command line in `sepax-cli`, the Python module in `sepax-py`;
+//! `docs/guide.md` at the workspace root says where each part lives and how a frame flows.
 //!
 //! ```
 //! use sepax::prelude::*;

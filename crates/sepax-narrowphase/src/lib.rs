@@ -7,8 +7,9 @@
 //! - [`intersect`]: boolean overlap tests for every pair of [`sepax_shapes::ShapeKind`]s through
 //!   one `[kind][kind]` dispatch table, plus certified [`intersect::classify`] and the
 //!   [`intersect::explain`] witness for box pairs.
-//! - [`sat`]: the separating-axis kernels for box pairs, shared by intersect and explain (and by
-//!   contacts later).
+//! - [`sat`]: the one separating-axis test of box pairs (the 15 axis formulas written once,
+//!   generic over the lane type), shared by intersect, classify, explain, the contact manifold,
+//!   the batch kernels and the box sweep of [`toi`].
 //! - [`geometry`]: closest-point building blocks (segments, triangles) shared by the pair tests.
 //! - [`contact`]: penetration (minimum translation) and contact manifolds (up to 4 points with
 //!   feature ids) for every pair through one `[kind][kind]` table; box pairs by the exact

@@ -5,7 +5,9 @@
 //! notion of worlds or pairs (those live in `sepax-narrowphase`).
 //!
 //! Shapes are small `Copy` values with private fields; checked constructors return
-//! [`ShapeError`] naming the shape, the field and the problem.
+//! [`ShapeError`] naming the shape, the field and the problem. [`math`] fixes `Real` (`f32`, or
+//! `f64` with the `f64` feature) and the nalgebra types; [`tolerance`] holds every tolerance
+//! constant of the workspace; [`fit`] fits boxes to point sets.
 
 // Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]

@@ -31,6 +31,11 @@
 //! assert!(world.set_pose(ball, Isometry3::identity()).is_err()); // stale id
 //! ```
 //!
+//! Beyond the update: queries on `&World` that see every edit at once ([`query`]: rays,
+//! overlaps, shape casts, points, distances, frustums, with filters and collectors), trajectory
+//! checks for robots ([`World::check_trajectories`]), continuous collision
+//! ([`ColliderDesc::ccd`]) and debug drawing ([`debug`]).
+//!
 //! The filter rule and the event rules are stated once, on [`World`]; `docs/world.md` at the
 //! workspace root is the same contract with the data flow of one update.
 
