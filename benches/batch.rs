@@ -6,7 +6,7 @@
 //! `memory/stream_sum` measures the single-core memory bandwidth the streamed figures are
 //! bounded by: a vectorised sum over a 512 MiB array of `f32`.
 //!
-//! Run: `cargo bench -p sepax-broadphase --bench batch` (add `--features f64` for f64).
+//! Run: `cargo bench -p sepax-benches --bench batch` (add `--features f64` for f64).
 
 // `criterion_group!` generates undocumented items.
 #![allow(missing_docs)]
@@ -21,12 +21,10 @@ use std::time::Duration;
 const IN_CACHE: usize = 1024;
 const STREAMED: usize = 4 << 20;
 
-#[path = "data/obbs.rs"]
-mod data;
+use sepax_benches::broadphase::obbs as data;
 use data::obbs;
 
-#[path = "data/stream.rs"]
-mod stream;
+use sepax_benches::broadphase::stream;
 use stream::stream_sum;
 
 fn kernels() -> Vec<(&'static str, Kernels)> {

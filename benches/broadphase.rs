@@ -1,6 +1,6 @@
 //! Broad-phase benchmarks: sepax's implementations next to parry3d 0.31's `Bvh` and rapier3d
 //! 0.36's broad phase (`BroadPhaseBvh`, built on that same parry `Bvh`), on the same data in the
-//! same run. Run: `cargo bench -p sepax-broadphase --bench broadphase`
+//! same run. Run: `cargo bench -p sepax-benches --bench broadphase`
 //! (`SEPAX_BENCH_1M=1` adds the 1M-box scenes).
 //!
 //! Scenes (seeded): N boxes with half-extents in [0.1, 0.5] in a cube of side 2·∛N (about one
@@ -70,8 +70,7 @@ use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Obb, Ray};
 
-#[path = "data/scene.rs"]
-mod scene;
+use sepax_benches::broadphase::{scene, ParryAabb as _};
 use scene::Scene;
 
 /// One implementation following its copy of a scene.

@@ -2,7 +2,7 @@
 //! on the same data in the same run: 100k static OBBs (the world-bench scene generator with
 //! every collider a rotated box), closest-hit rays, each hit tested against the box itself (not
 //! only its bounds) by all three, and small-box overlap queries. Run:
-//! `cargo bench -p sepax-world --bench queries` (`SEPAX_QUERY_N` changes the collider count).
+//! `cargo bench -p sepax-benches --bench queries` (`SEPAX_QUERY_N` changes the collider count).
 //!
 //! - `world_ray`: `World::cast_ray` one ray at a time; `world_rays_batch_*`: `World::cast_rays`
 //!   on `Serial` and on `RayonExecutor` (2 threads).
@@ -19,8 +19,7 @@
 // criterion's macros generate undocumented items.
 #![allow(missing_docs)]
 
-#[path = "data/scene.rs"]
-mod scene;
+use sepax_benches::world::scene;
 
 use std::time::Duration;
 

@@ -4,14 +4,14 @@
 //! that every step is checked in full), in batches of trajectories of 20 waypoints, discrete
 //! and swept, serial and on a 2-thread rayon pool. One "check" is one arm state (7 links
 //! against the world and each other), the unit MoveIt's published FCL numbers count.
-//! Run: `cargo bench -p sepax-world --bench trajectory`.
+//! Run: `cargo bench -p sepax-benches --bench trajectory`.
 
 // Casts to `Real` are needed in the default f32 build and identities in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 // criterion's macros generate undocumented items.
 #![allow(missing_docs)]
 
-#[path = "../../../examples/support/arm.rs"]
+#[path = "../examples/support/arm.rs"]
 mod arm;
 
 use std::hint::black_box;

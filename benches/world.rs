@@ -1,6 +1,6 @@
 //! Full-frame benchmarks of the world next to rapier3d 0.36's `CollisionPipeline` and a
 //! pipeline composed of parry3d 0.31's `Bvh` and its contact manifolds, on the same data in the
-//! same run. Run: `cargo bench -p sepax-world --features parallel --bench world`
+//! same run. Run: `cargo bench -p sepax-benches --features parallel --bench world`
 //! (`SEPAX_BENCH_1M=1` adds the 1M-collider scenes; without `parallel` only the serial world
 //! runs).
 //!
@@ -35,8 +35,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use sepax_world::{Executor, Serial};
 
-#[path = "data/runs.rs"]
-mod runs;
+use sepax_benches::world::runs;
 use runs::{ParryRun, RapierRun, Run, Scene, Sizes, TreeRun, WorldRun};
 
 /// Totals over the timed frames of one implementation.

@@ -1,5 +1,5 @@
 //! The box pairs of the contact benchmark (`benches/contact.rs`) and its profile
-//! (`examples/contact_profile.rs`): 4096-pair data sets `random` and `resting`, seeded.
+//! (`tools/src/bin/contact_profile.rs`): 4096-pair data sets `random` and `resting`, seeded.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,6 +1,5 @@
-//! Helpers shared by the root benches (and the contact profile): random rotations and the
-//! conversion of a box to parry3d's pose and cuboid. Included with `#[path]`; not every
-//! includer uses every item.
+//! Helpers shared by the box benches (and the contact and cast profiles): random rotations and
+//! the conversion of a box to parry3d's pose and cuboid.
 #![allow(dead_code)]
 // Real -> f32 casts are identities in the default build and needed in the f64 build.
 #![allow(clippy::unnecessary_cast)]

@@ -1,5 +1,5 @@
-//! Seeded random oriented boxes shared by `benches/batch.rs` and `examples/batch_profile.rs`
-//! (included by `#[path]`), so that the profile runs on exactly the bench's data.
+//! Seeded random oriented boxes shared by `benches/batch.rs` and `tools/src/bin/batch_profile.rs`
+//! (this crate's lib), so that the profile runs on exactly the bench's data.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

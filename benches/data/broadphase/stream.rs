@@ -1,5 +1,5 @@
 //! The memory-bandwidth probe shared by `benches/batch.rs` (`memory/stream_sum`) and
-//! `examples/batch_profile.rs` (included by `#[path]`): the streamed batch figures are bounded by
+//! `tools/src/bin/batch_profile.rs` (this crate's lib): the streamed batch figures are bounded by
 //! how fast one core can read memory.
 
 /// Sum of `v` with 32 independent accumulators (vectorised; bounded by memory, not adds).

@@ -1,5 +1,5 @@
 //! The three implementations of one full frame, each following its own copy of a [`Scene`]
-//! (shared by `benches/world.rs` and `examples/world_profile.rs`, included by `#[path]`).
+//! (shared by `benches/world.rs` and `tools/src/bin/world_profile.rs`, by this crate's lib).
 //!
 //! Every run splits a frame in two: [`Run::prepare`] (the scene moves and its new placements
 //! are written in the implementation's own number types: the simulation's job, not timed) and

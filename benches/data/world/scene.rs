@@ -1,6 +1,5 @@
-//! The world scenes shared by `benches/world.rs` and `examples/world_profile.rs` (included by
-//! `#[path]`), so that the profile runs on exactly the bench's data. Not every includer uses
-//! every item.
+//! The world scenes shared by `benches/world.rs` and `tools/src/bin/world_profile.rs` (from
+//! this crate's lib), so that the profile runs on exactly the bench's data.
 #![allow(dead_code)]
 
 use rand::{Rng, SeedableRng};

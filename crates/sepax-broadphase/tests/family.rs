@@ -9,8 +9,7 @@ use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::Real;
 use sepax_shapes::Aabb;
 
-#[path = "../benches/data/scene.rs"]
-mod scene;
+use sepax_testkit::scene;
 use scene::{Kind, Scene};
 
 fn overlaps(a: &Aabb, b: &Aabb) -> bool {

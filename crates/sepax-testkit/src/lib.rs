@@ -1,9 +1,11 @@
-//! Box-pair generators shared by the box suites: random and adversarial cases, every value
-//! exactly representable in `Real` (they are produced in `Real`), plus the bridge to the exact
-//! reference.
-#![allow(dead_code)]
+//! The test kit shared by sepax's suites (a dev-dependency only): box-pair generators, random
+//! and adversarial cases, every value exactly representable in `Real` (they are produced in
+//! `Real`), the bridge to the exact reference, shapes of every kind ([`kinds`]), proptest
+//! strategies, the benchmark scene family ([`scene`]) and a counting allocator ([`alloc`]).
 
+pub mod alloc;
 pub mod kinds;
+pub mod scene;
 pub mod strategies;
 
 use rand::{Rng, SeedableRng};
@@ -115,10 +117,10 @@ pub fn in_band(a: &AnyBox, b: &AnyBox, e: &sepax_exact::BoxBoxExact) -> bool {
 macro_rules! with_boxes {
     ($a:expr, $b:expr, |$x:ident, $y:ident| $body:expr) => {
         match ($a, $b) {
-            (AnyBox::A($x), AnyBox::A($y)) => $body,
-            (AnyBox::A($x), AnyBox::O($y)) => $body,
-            (AnyBox::O($x), AnyBox::A($y)) => $body,
-            (AnyBox::O($x), AnyBox::O($y)) => $body,
+            ($crate::AnyBox::A($x), $crate::AnyBox::A($y)) => $body,
+            ($crate::AnyBox::A($x), $crate::AnyBox::O($y)) => $body,
+            ($crate::AnyBox::O($x), $crate::AnyBox::A($y)) => $body,
+            ($crate::AnyBox::O($x), $crate::AnyBox::O($y)) => $body,
         }
     };
 }

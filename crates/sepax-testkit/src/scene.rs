@@ -1,7 +1,7 @@
-//! The moving-boxes scene (and the ray set) shared by `benches/broadphase.rs`,
-//! `examples/frame_profile.rs` and `examples/ray_profile.rs` (included by `#[path]`), so that the
-//! profiles run on exactly the bench's data. Not every includer uses every item.
-#![allow(dead_code)]
+//! The moving-boxes scene (and the ray set) shared by `benches/broadphase.rs`, the profilers
+//! `frame_profile` and `ray_profile` of sepax-tools and the broad phase's `tests/family.rs`, so
+//! that the profiles and the test run on exactly the bench's data (parry3d's view of it is
+//! `sepax_benches::broadphase::ParryAabb`).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -156,16 +156,6 @@ impl Scene {
     pub fn velocity(&self, i: usize) -> Vector3 {
         let v = self.vel[i];
         Vector3::new(v[0] as Real, v[1] as Real, v[2] as Real)
-    }
-
-    /// Box `i` as parry3d's AABB (the same `f32` numbers).
-    pub fn parry_aabb(&self, i: usize) -> parry3d::bounding_volume::Aabb {
-        use parry3d::math::Vector as PVec;
-        let (c, h) = (self.center[i], self.half[i]);
-        parry3d::bounding_volume::Aabb::new(
-            PVec::new(c[0] - h[0], c[1] - h[1], c[2] - h[2]),
-            PVec::new(c[0] + h[0], c[1] + h[1], c[2] + h[2]),
-        )
     }
 
     /// `count` rays from `seed`: origins uniform in the world cube, unit directions (origin and

@@ -1,6 +1,6 @@
 //! The OBB–OBB batch kernel on the batch benchmark's data, in a plain loop, for profilers
 //! (`valgrind --tool=callgrind`, `perf`). Run:
-//! `cargo run --release -p sepax-broadphase --example batch_profile -- [portable|avx2] [ITERATIONS] [soa|blocks] [N]`
+//! `cargo run --release -p sepax-tools --bin batch_profile -- [portable|avx2] [ITERATIONS] [soa|blocks] [N]`
 //! (defaults: portable, 10000, soa, 1024 boxes as the bench's in-cache case; N = 4194304 is
 //! its streamed case). For N above a million it also measures the single-core memory bandwidth
 //! just before and after the loop (a sum over an array as large as the boxes, as the bench's
@@ -9,12 +9,10 @@
 
 use sepax_broadphase::batch::{Isa, Kernels, ObbBlocks, ObbSoa};
 
-#[path = "../benches/data/obbs.rs"]
-mod data;
+use sepax_benches::broadphase::obbs as data;
 use data::obbs;
 
-#[path = "../benches/data/stream.rs"]
-mod stream;
+use sepax_benches::broadphase::stream;
 use stream::stream_sum;
 
 fn main() {

@@ -3,8 +3,8 @@
 //! load time and the peak memory of the loading process (VmHWM from /proc/self/status, Linux).
 //!
 //! ```sh
-//! cargo run --release -p sepax-scene --example big_scene            # 1,000,000 shapes
-//! cargo run --release -p sepax-scene --example big_scene -- 200000  # another count
+//! cargo run --release -p sepax-tools --bin big_scene            # 1,000,000 shapes
+//! cargo run --release -p sepax-tools --bin big_scene -- 200000  # another count
 //! ```
 
 use std::path::{Path, PathBuf};

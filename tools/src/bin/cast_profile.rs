@@ -2,10 +2,10 @@
 //! `benches/distance.rs` (its data module, `benches/data/cast_cases.rs`), cast 20 times each.
 //!
 //! ```text
-//! cargo build --release --example cast_profile
-//! valgrind --tool=callgrind --toggle-collect='*cast_shapes*' target/release/examples/cast_profile [parry]
-//! valgrind --tool=callgrind --toggle-collect='*conservative_advancement*' target/release/examples/cast_profile ca
-//! target/release/examples/cast_profile stats     # outcomes: (iterations, status) counts
+//! cargo build --release -p sepax-tools --bin cast_profile
+//! valgrind --tool=callgrind --toggle-collect='*cast_shapes*' target/release/cast_profile [parry]
+//! valgrind --tool=callgrind --toggle-collect='*conservative_advancement*' target/release/cast_profile ca
+//! target/release/cast_profile stats     # outcomes: (iterations, status) counts
 //! ```
 //! Modes: sepax `cast_shapes` (default), `parry` (parry3d `query::cast_shapes` on the same
 //! cuboids), `ca` (sepax's conservative advancement alone), `stats`.
@@ -15,10 +15,7 @@ use sepax::narrowphase::toi::{cast_shapes, conservative_advancement, CastOptions
 use sepax::prelude::*;
 use std::hint::black_box;
 
-#[path = "../benches/data/cast_cases.rs"]
-mod cast_cases;
-#[path = "../benches/data/shared.rs"]
-mod shared;
+use sepax_benches::{cast_cases, shared};
 
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_default();

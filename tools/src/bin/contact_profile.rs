@@ -1,6 +1,6 @@
 //! The box–box contact manifold on the contact benchmark's pairs (`benches/data/box_pairs.rs`),
 //! in a plain loop, for profilers. Run:
-//! `cargo run --release --example contact_profile -- [random|resting] [PASSES] [pen|into|batch]`;
+//! `cargo run --release -p sepax-tools --bin contact_profile -- [random|resting] [PASSES] [pen|into|batch]`;
 //! with `pen`, the axis selection alone (`box_box::penetration`) instead of the whole manifold;
 //! with `into`, the in-place `contact_manifold_into` into one reused manifold; with `batch`, the
 //! batch `contact_manifolds_into` over the 4096 pairs into 4096 reused manifolds (one call per
@@ -27,10 +27,7 @@ use sepax::narrowphase::sat::SatAxis;
 use sepax::prelude::Obb;
 use std::hint::black_box;
 
-#[path = "../benches/data/box_pairs.rs"]
-mod data;
-#[path = "../benches/data/shared.rs"]
-mod shared;
+use sepax_benches::box_pairs as data;
 
 /// One call, kept out of line so that `--toggle-collect='*contact_manifold_call*'` covers all of
 /// it (the library function is inlined into its caller).

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! scripts/corpus.sh
-//! cargo run --release -p sepax-scene --example fit_corpus -- corpus [--limit N] [--csv FILE]
+//! cargo run --release -p sepax-tools --bin fit_corpus -- corpus [--limit N] [--csv FILE]
 //!     [--every N] [--check] [--picture OUT.svg --pick duck,bunny,...]
 //! ```
 //!

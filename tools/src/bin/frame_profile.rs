@@ -1,6 +1,6 @@
 //! Per-phase timing of the BVH broad phase on the benchmark's moving-boxes scene, measured in
 //! thread CPU time (robust on a shared machine). Run:
-//! `cargo run --release -p sepax-broadphase --example frame_profile -- [N] [FRAMES] [STATIC_FRACTION]`
+//! `cargo run --release -p sepax-tools --bin frame_profile -- [N] [FRAMES] [STATIC_FRACTION]`
 //! (`SAH_EVERY=K` adds the SAH-quality curve: every K frames, the tree against a fresh binned-SAH
 //! build; both modes print the p50/p99/max frame time).
 #![allow(clippy::unnecessary_cast)]
@@ -11,8 +11,7 @@ use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::Real;
 use sepax_shapes::Aabb;
 
-#[path = "../benches/data/scene.rs"]
-mod scene;
+use sepax_benches::broadphase::scene;
 use scene::Scene;
 
 /// Thread CPU time in nanoseconds (Linux), falling back to wall time elsewhere.

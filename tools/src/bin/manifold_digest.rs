@@ -2,7 +2,7 @@
 //! on the contact benchmark's data sets, 300,000 pairs each, both orders, both contact configs,
 //! and with the boxes' world AABBs in all kind mixes: two builds give the same digests exactly
 //! when their results are bit-identical on these calls. Run the same command on both builds
-//! (and with `--features f64`): `cargo run --release --example manifold_digest`. It also checks
+//! (and with `--features f64`): `cargo run --release -p sepax-tools --bin manifold_digest`. It also checks
 //! that the in-place `contact_manifold_into`, into one reused manifold, gives the same bits, and
 //! that the batch `contact_manifolds_into` over all the pairs of each kind mix (stale manifolds
 //! in its output) does too. With the argument `portable`, the batch is the portable build
@@ -19,10 +19,7 @@ use sepax::narrowphase::contact::box_box::{
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint, FeatureId};
 use sepax::prelude::*;
 
-#[path = "../benches/data/box_pairs.rs"]
-mod data;
-#[path = "../benches/data/shared.rs"]
-mod shared;
+use sepax_benches::box_pairs as data;
 
 /// FNV-1a-like running hash over 64-bit words.
 struct H(u64);

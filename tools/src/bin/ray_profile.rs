@@ -1,6 +1,6 @@
 //! Closest-hit ray casts against the broad-phase benchmark's 100k static boxes, in a plain loop
 //! for profilers. Run:
-//! `cargo run --release -p sepax-broadphase --example ray_profile -- [RAYS] [REPEATS] [bvh|wide|parry|both|race]`
+//! `cargo run --release -p sepax-tools --bin ray_profile -- [RAYS] [REPEATS] [bvh|wide|parry|both|race]`
 //! (`wide`: the static 8-wide (f32; 4-wide in f64) tree over the same boxes; for callgrind, collect
 //! `--toggle-collect='*cast_ray_closest*'`; `parry`: parry3d's `Bvh::cast_ray` on the same
 //! boxes and rays, collect `--toggle-collect='*parry_closest*'`; `race`: REPEATS rounds, each
@@ -16,8 +16,7 @@ use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, WideBvh};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Ray};
 
-#[path = "../benches/data/scene.rs"]
-mod scene;
+use sepax_benches::broadphase::{scene, ParryAabb as _};
 use scene::Scene;
 
 fn main() {

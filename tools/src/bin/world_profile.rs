@@ -1,10 +1,10 @@
-//! A plain loop over the scenes of `benches/world.rs` (the same data, by `#[path]`), for
+//! A plain loop over the scenes of `benches/world.rs` (the same data, from the sepax-benches lib), for
 //! profilers, for the 1M-collider runs that are too long for criterion, and for memory per
 //! collider (the resident-set growth of building one implementation and running its first
 //! frame, in a process of its own, minus the scene copy it keeps).
 //!
 //! ```text
-//! cargo run --release -p sepax-world --features parallel --example world_profile -- \
+//! cargo run --release -p sepax-tools --features parallel --bin world_profile -- \
 //!     [--n 100000] [--static 0.9] [--sizes uniform|spread] [--frames 20] \
 //!     [--impl world|rapier|parry] [--threads 0]
 //! ```
@@ -19,8 +19,7 @@ use std::time::{Duration, Instant};
 
 use sepax_world::{Executor, Serial};
 
-#[path = "../benches/data/runs.rs"]
-mod runs;
+use sepax_benches::world::runs;
 use runs::{ParryRun, RapierRun, Run, Scene, Sizes, WorldRun};
 
 /// Resident set size of this process in bytes (Linux; 0 elsewhere).

@@ -1,0 +1,26 @@
+//! The data sets of sepax's benchmarks and their conversions to the peers' types, shared by the
+//! benches of this crate and the profilers of sepax-tools, so that a profile runs on exactly the
+//! bench's data.
+
+pub mod box_pairs;
+pub mod cast_cases;
+pub mod shared;
+
+/// The broad phase's data: the oriented boxes of the batch kernels, the streamed sum, and
+/// parry3d's view of the moving-boxes scene of `sepax_testkit::scene`.
+pub mod broadphase {
+    pub mod obbs;
+    mod parry;
+    pub mod stream;
+
+    pub use parry::ParryAabb;
+    pub use sepax_testkit::scene;
+}
+
+/// The world's data: the scenes of mixed shapes, and the runs of one frame in sepax, rapier3d
+/// and parry3d.
+pub mod world {
+    pub mod runs;
+
+    pub use runs::scene;
+}
