@@ -21,8 +21,8 @@ use std::time::Duration;
 const IN_CACHE: usize = 1024;
 const STREAMED: usize = 4 << 20;
 
-use sepax_benches::broadphase::obbs as data;
 use data::obbs;
+use sepax_benches::broadphase::obbs as data;
 
 use sepax_benches::broadphase::stream;
 use stream::stream_sum;

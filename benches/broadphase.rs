@@ -70,8 +70,8 @@ use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Obb, Ray};
 
-use sepax_benches::broadphase::{scene, ParryAabb as _};
 use scene::Scene;
+use sepax_benches::broadphase::{scene, ParryAabb as _};
 
 /// One implementation following its copy of a scene.
 trait Run {

@@ -42,8 +42,8 @@ use std::hint::black_box;
 use sepax_benches::shared;
 use shared::to_parry;
 
-use sepax_benches::box_pairs as data;
 use data::{data_set, Pair};
+use sepax_benches::box_pairs as data;
 
 /// A pair as parry3d sees it.
 type ParryPair = ((Pose, Cuboid), (Pose, Cuboid));

@@ -33,8 +33,8 @@ const SAMPLES: usize = 2000;
 use sepax_benches::shared;
 use shared::to_parry;
 
-use sepax_benches::cast_cases;
 use cast_cases::{data_set, Case, N};
+use sepax_benches::cast_cases;
 
 fn v3(v: &Vector3) -> Vec3 {
     Vec3::new(v.x as f32, v.y as f32, v.z as f32)

@@ -35,8 +35,8 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use sepax_world::{Executor, Serial};
 
-use sepax_benches::world::runs;
 use runs::{ParryRun, RapierRun, Run, Scene, Sizes, TreeRun, WorldRun};
+use sepax_benches::world::runs;
 
 /// Totals over the timed frames of one implementation.
 #[derive(Default, Clone, Copy)]

@@ -2,9 +2,12 @@
 //! benches of this crate and the profilers of sepax-tools, so that a profile runs on exactly the
 //! bench's data.
 
-pub mod box_pairs;
 pub mod cast_cases;
 pub mod shared;
+
+/// The box pairs of the contact benchmark (in sepax-testkit, so that the manifold digest builds
+/// without a peer).
+pub use sepax_testkit::box_pairs;
 
 /// The broad phase's data: the oriented boxes of the batch kernels, the streamed sum, and
 /// parry3d's view of the moving-boxes scene of `sepax_testkit::scene`.

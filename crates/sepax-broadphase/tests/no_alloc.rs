@@ -3,12 +3,12 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sepax_testkit::alloc::{allocations, Counting};
 use sepax_broadphase::bvh::{DynamicBvh, RayStep, WideBvh};
 use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId, Visit};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Ray};
+use sepax_testkit::alloc::{allocations, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;

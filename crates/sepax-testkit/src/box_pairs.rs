@@ -1,11 +1,23 @@
-//! The box pairs of the contact benchmark (`benches/contact.rs`) and its profile
-//! (`tools/src/bin/contact_profile.rs`): 4096-pair data sets `random` and `resting`, seeded.
+//! The box pairs of the contact benchmark (`benches/contact.rs`), its profile
+//! (`tools/src/bin/contact_profile.rs`) and the manifold digest CI compares
+//! (`tools/src/bin/manifold_digest.rs`): 4096-pair data sets `random` and `resting`, seeded.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sepax::prelude::*;
+use sepax_narrowphase::intersect::intersects;
+use sepax_shapes::math::{Point3, Quaternion, UnitQuaternion, Vector3};
+use sepax_shapes::Obb;
 
-use crate::shared::random_rotation;
+/// A uniformly random rotation (normalised random quaternion).
+pub fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion {
+    let q = Quaternion::new(
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+    );
+    UnitQuaternion::new_normalize(q)
+}
 
 /// Two boxes.
 pub struct Pair {

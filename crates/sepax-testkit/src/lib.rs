@@ -4,6 +4,7 @@
 //! strategies, the benchmark scene family ([`scene`]) and a counting allocator ([`alloc`]).
 
 pub mod alloc;
+pub mod box_pairs;
 pub mod kinds;
 pub mod scene;
 pub mod strategies;

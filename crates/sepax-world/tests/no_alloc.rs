@@ -7,8 +7,8 @@ mod common;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sepax_testkit::alloc::{allocations, Counting};
 use sepax_shapes::math::{Isometry3, Real, Vector3};
+use sepax_testkit::alloc::{allocations, Counting};
 use sepax_world::{ColliderDesc, ColliderId, Kind, Report, Serial, World};
 
 #[global_allocator]

@@ -9,8 +9,8 @@
 
 use sepax_broadphase::batch::{Isa, Kernels, ObbBlocks, ObbSoa};
 
-use sepax_benches::broadphase::obbs as data;
 use data::obbs;
+use sepax_benches::broadphase::obbs as data;
 
 use sepax_benches::broadphase::stream;
 use stream::stream_sum;

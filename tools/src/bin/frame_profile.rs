@@ -11,8 +11,8 @@ use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::Real;
 use sepax_shapes::Aabb;
 
-use sepax_benches::broadphase::scene;
 use scene::Scene;
+use sepax_benches::broadphase::scene;
 
 /// Thread CPU time in nanoseconds (Linux), falling back to wall time elsewhere.
 fn cpu_ns() -> u64 {

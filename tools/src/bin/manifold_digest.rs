@@ -19,7 +19,7 @@ use sepax::narrowphase::contact::box_box::{
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint, FeatureId};
 use sepax::prelude::*;
 
-use sepax_benches::box_pairs as data;
+use sepax_testkit::box_pairs as data;
 
 /// FNV-1a-like running hash over 64-bit words.
 struct H(u64);

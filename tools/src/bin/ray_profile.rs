@@ -16,8 +16,8 @@ use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, WideBvh};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Ray};
 
-use sepax_benches::broadphase::{scene, ParryAabb as _};
 use scene::Scene;
+use sepax_benches::broadphase::{scene, ParryAabb as _};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 
 use sepax_world::{Executor, Serial};
 
-use sepax_benches::world::runs;
 use runs::{ParryRun, RapierRun, Run, Scene, Sizes, WorldRun};
+use sepax_benches::world::runs;
 
 /// Resident set size of this process in bytes (Linux; 0 elsewhere).
 fn rss() -> usize {
