@@ -2,6 +2,10 @@
 //! benches of this crate and the profilers of sepax-tools, so that a profile runs on exactly the
 //! bench's data.
 
+// The data modules are the benches' and tools' own (this crate is not published): their items
+// are documented where it helps a reader of a bench, not each field.
+#![allow(missing_docs)]
+
 pub mod cast_cases;
 pub mod shared;
 

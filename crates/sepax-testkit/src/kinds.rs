@@ -11,6 +11,7 @@ use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeKind, Sphere, Triangle};
 /// The categories of [`Gen::kind_pair`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PairCategory {
+    /// Random kinds, placements and sizes.
     Random,
     /// Moved so that the supporting points along a random direction coincide.
     Touching,
@@ -36,6 +37,7 @@ pub enum PairCategory {
     OnFeature,
 }
 
+/// Every [`PairCategory`], in order.
 pub const PAIR_CATEGORIES: [PairCategory; 12] = [
     PairCategory::Random,
     PairCategory::Touching,

@@ -27,6 +27,7 @@ pub enum AnyBox {
 }
 
 impl AnyBox {
+    /// The box in the exact reference's terms (every `Real` converted to `f64` exactly).
     pub fn exact(&self) -> ExactBox {
         match self {
             AnyBox::A(b) => {
@@ -49,6 +50,7 @@ impl AnyBox {
         (h.x as f64) + (h.y as f64) + (h.z as f64)
     }
 
+    /// The centre in `f64`.
     pub fn center64(&self) -> [f64; 3] {
         match self {
             AnyBox::A(b) => {
@@ -59,6 +61,7 @@ impl AnyBox {
         }
     }
 
+    /// How far the box's axes are from orthonormal (0 for an `Aabb`).
     pub fn axes_error(&self) -> f64 {
         match self {
             AnyBox::A(_) => 0.0,
@@ -66,6 +69,7 @@ impl AnyBox {
         }
     }
 
+    /// The box as an `Obb` (an `Aabb` with the identity axes).
     pub fn as_obb(&self) -> Obb {
         match self {
             AnyBox::A(b) => Obb::from_aabb(b),
@@ -74,6 +78,7 @@ impl AnyBox {
     }
 }
 
+/// An `Obb` in the exact reference's terms.
 pub fn obb_exact(b: &Obb) -> ExactBox {
     let c = b.center();
     let h = b.half_extents();
@@ -127,28 +132,41 @@ macro_rules! with_boxes {
 }
 
 /// A valid OBB from generated numbers.
+/// A valid OBB from generated numbers (panics on an invalid one: a generator bug).
 pub fn mk(center: Point3, rot: UnitQuaternion, h: Vector3) -> Obb {
     Obb::from_rotation(center, rot, h).expect("generated box is valid")
 }
 
+/// The seeded generator of boxes, pairs and shapes.
 pub struct Gen {
+    /// The random source (seeded: every suite is repeatable).
     pub rng: ChaCha8Rng,
 }
 
 /// The adversarial categories of the suite.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Category {
+    /// Random centres, rotations and sizes.
     Random,
+    /// Separated or overlapping by a margin near zero.
     NearContact,
+    /// Axes nearly parallel (edge cross products near zero).
     NearParallel,
+    /// The same rotation on both boxes.
     EqualRotation,
+    /// Far from the origin (centres 1e2 to 1e4 away), often near contact.
     FarFromOrigin,
+    /// Extreme aspect ratios.
     NeedlesAndPlates,
+    /// Some half-extents zero (flat or degenerate boxes).
     ZeroExtents,
+    /// The same box twice, or one inside the other.
     IdenticalAndNested,
+    /// An `Aabb` with an `Obb`, or two `Aabb`s.
     AabbMix,
 }
 
+/// Every [`Category`], in order.
 pub const CATEGORIES: [Category; 9] = [
     Category::Random,
     Category::NearContact,
@@ -162,12 +180,14 @@ pub const CATEGORIES: [Category; 9] = [
 ];
 
 impl Gen {
+    /// A generator seeded with `seed`.
     pub fn new(seed: u64) -> Self {
         Gen {
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
     }
 
+    /// Uniform in [lo, hi), rounded to `Real`.
     pub fn uniform(&mut self, lo: f64, hi: f64) -> Real {
         self.rng.random_range(lo..hi) as Real
     }
@@ -177,6 +197,7 @@ impl Gen {
         (self.rng.random_range(lo.ln()..hi.ln())).exp()
     }
 
+    /// A random rotation (a normalised quaternion drawn in the unit ball, away from 0).
     pub fn rotation(&mut self) -> UnitQuaternion {
         loop {
             let q = Quaternion::new(
@@ -192,6 +213,7 @@ impl Gen {
         }
     }
 
+    /// A vector with coordinates uniform in [-r, r).
     pub fn vector(&mut self, r: f64) -> Vector3 {
         Vector3::new(
             self.uniform(-r, r),
@@ -200,6 +222,7 @@ impl Gen {
         )
     }
 
+    /// A random unit vector.
     pub fn unit_vector(&mut self) -> Vector3 {
         loop {
             let v = self.vector(1.0);
@@ -210,6 +233,7 @@ impl Gen {
         }
     }
 
+    /// Half-extents uniform in [lo, hi).
     pub fn half_extents(&mut self, lo: f64, hi: f64) -> Vector3 {
         Vector3::new(
             self.uniform(lo, hi),
@@ -239,6 +263,7 @@ impl Gen {
         b.translate(&shift).unwrap_or(b)
     }
 
+    /// A box pair of the category `cat`.
     pub fn pair(&mut self, cat: Category) -> (AnyBox, AnyBox) {
         match cat {
             Category::Random => {
@@ -435,6 +460,7 @@ pub fn _uses_box_shape<T: BoxShape>(_: &T) {}
 
 use sepax_shapes::{Capsule, Shape, ShapeKind, Sphere, Triangle};
 
+/// A point's coordinates in `f64`.
 pub fn p64(p: &Point3) -> [f64; 3] {
     [p.x as f64, p.y as f64, p.z as f64]
 }
