@@ -8,7 +8,7 @@ use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId, Visit};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Ray};
-use sepax_testkit::alloc::{allocations, Counting};
+use sepax_testkit::alloc::{self as counting, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -74,7 +74,7 @@ fn allocations(bp: &mut dyn BroadPhase, frames: usize, measured: usize, batch: b
     let mut before = 0;
     for frame in 0..frames {
         if frame == frames - measured {
-            before = allocations();
+            before = counting::allocations();
         }
         scene.step();
         if batch {
@@ -96,7 +96,7 @@ fn allocations(bp: &mut dyn BroadPhase, frames: usize, measured: usize, batch: b
         });
     }
     assert!(!pairs.is_empty() && hits > 0);
-    allocations() - before
+    counting::allocations() - before
 }
 
 // One test function: the allocation counter is global, and tests of one binary run in
@@ -106,7 +106,7 @@ fn warm_frames_allocate_nothing() {
     let bvh = allocations(&mut DynamicBvh::default(), 400, 100, false);
     let bvh_batch = allocations(&mut DynamicBvh::default(), 400, 100, true);
     let grid = allocations(&mut SortedGrid::default(), 60, 20, false);
-    let wide = wide_ray_allocations();
+    let wide = wide_ray_counting::allocations();
     assert_eq!(
         (bvh, bvh_batch, grid, wide),
         (0, 0, 0, 0),
@@ -117,7 +117,7 @@ fn warm_frames_allocate_nothing() {
 
 /// Allocations made by ray casts (closest hit, and a callback that keeps going) and box queries
 /// on a built `WideBvh`, with the AVX and the portable traversal.
-fn wide_ray_allocations() -> usize {
+fn wide_ray_counting::allocations() -> usize {
     let scene = Scene::new(1000);
     let boxes: Vec<Aabb> = (0..1000).map(|i| scene.aabb(i)).collect();
     let mut trees = [WideBvh::build(&boxes), WideBvh::build(&boxes)];
@@ -135,7 +135,7 @@ fn wide_ray_allocations() -> usize {
             .unwrap()
         })
         .collect();
-    let before = allocations();
+    let before = counting::allocations();
     let mut sink = 0usize;
     for tree in &trees {
         for r in &rays {
@@ -152,5 +152,5 @@ fn wide_ray_allocations() -> usize {
         }
     }
     std::hint::black_box(sink);
-    allocations() - before
+    counting::allocations() - before
 }

@@ -10,7 +10,7 @@
 use sepax_testkit as common;
 use sepax_testkit::with_boxes;
 
-use common::{manifold_bits as bits, AnyBox, Gen, CATEGORIES};
+use common::{manifold_bits as bits, Gen, CATEGORIES};
 use sepax_narrowphase::contact::box_box::{contact_manifold, contact_manifold_into};
 use sepax_narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint};
 use sepax_shapes::math::{Point3, Vector3};
