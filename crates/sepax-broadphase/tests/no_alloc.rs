@@ -106,7 +106,7 @@ fn warm_frames_allocate_nothing() {
     let bvh = allocations(&mut DynamicBvh::default(), 400, 100, false);
     let bvh_batch = allocations(&mut DynamicBvh::default(), 400, 100, true);
     let grid = allocations(&mut SortedGrid::default(), 60, 20, false);
-    let wide = wide_ray_counting::allocations();
+    let wide = wide_ray_allocations();
     assert_eq!(
         (bvh, bvh_batch, grid, wide),
         (0, 0, 0, 0),
@@ -117,7 +117,7 @@ fn warm_frames_allocate_nothing() {
 
 /// Allocations made by ray casts (closest hit, and a callback that keeps going) and box queries
 /// on a built `WideBvh`, with the AVX and the portable traversal.
-fn wide_ray_counting::allocations() -> usize {
+fn wide_ray_allocations() -> usize {
     let scene = Scene::new(1000);
     let boxes: Vec<Aabb> = (0..1000).map(|i| scene.aabb(i)).collect();
     let mut trees = [WideBvh::build(&boxes), WideBvh::build(&boxes)];
