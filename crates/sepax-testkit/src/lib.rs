@@ -3,6 +3,9 @@
 //! `Real`), the bridge to the exact reference, shapes of every kind ([`kinds`]), proptest
 //! strategies, the benchmark scene family ([`scene`]) and a counting allocator ([`alloc`]).
 
+// Real -> f64 casts widen in the default build and are identities in the f64 build.
+#![allow(clippy::unnecessary_cast)]
+
 pub mod alloc;
 pub mod box_pairs;
 pub mod kinds;
