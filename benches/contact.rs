@@ -10,7 +10,7 @@
 //! AVX2 in `f32`) into 4096 reused manifolds; its time per element is per pair, like the
 //! others. `sepax_batch_portable` is the same without the run-time AVX2 build
 //! (`contact_manifolds_into_portable`).
-//! Run: `cargo bench --bench contact -- --warm-up-time 1 --measurement-time 3`.
+//! Run: `cargo bench -p sepax-benches --bench contact -- --warm-up-time 1 --measurement-time 3`.
 //!
 //! Data sets (4096 pairs each, seeded, every pair intersecting):
 //! - `random`: random rotations, half-extents in [0.1, 1], centres in a small cube, kept when
@@ -39,13 +39,11 @@ use sepax::narrowphase::contact::{ContactConfig, ContactManifold as SepaxManifol
 use sepax::prelude::*;
 use std::hint::black_box;
 
-#[path = "data/shared.rs"]
-mod shared;
+use sepax_benches::shared;
 use shared::to_parry;
 
-#[path = "data/box_pairs.rs"]
-mod data;
 use data::{data_set, Pair};
+use sepax_benches::box_pairs as data;
 
 /// A pair as parry3d sees it.
 type ParryPair = ((Pose, Cuboid), (Pose, Cuboid));

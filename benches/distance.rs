@@ -1,6 +1,6 @@
 //! Box–box distance and time of impact: sepax next to parry3d 0.31 (`query::distance`,
 //! `query::cast_shapes`, `query::cast_shapes_nonlinear`) on the same boxes in the same run.
-//! Run: `cargo bench --bench distance -- --warm-up-time 1 --measurement-time 3`.
+//! Run: `cargo bench -p sepax-benches --bench distance -- --warm-up-time 1 --measurement-time 3`.
 //!
 //! Data sets (1024 pairs each, seeded):
 //! - `distance`: random rotations, half-extents in [0.1, 1], centres spread so that most pairs
@@ -30,13 +30,11 @@ use std::hint::black_box;
 const T_MAX: Real = 1.0;
 const SAMPLES: usize = 2000;
 
-#[path = "data/shared.rs"]
-mod shared;
+use sepax_benches::shared;
 use shared::to_parry;
 
-#[path = "data/cast_cases.rs"]
-mod cast_cases;
 use cast_cases::{data_set, Case, N};
+use sepax_benches::cast_cases;
 
 fn v3(v: &Vector3) -> Vec3 {
     Vec3::new(v.x as f32, v.y as f32, v.z as f32)

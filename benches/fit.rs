@@ -1,6 +1,6 @@
 //! Box fitting: sepax's methods next to parry3d's `utils::obb` (PCA) and
 //! `transformation::convex_hull`, on the same point clouds in the same run.
-//! Run: `cargo bench --bench fit`.
+//! Run: `cargo bench -p sepax-benches --bench fit`.
 //!
 //! Data sets (seeded): points on the surface of a rotated ellipsoid (semi-axes 3, 1.5, 0.5), as
 //! a mesh's vertices are, 1,000 and 10,000 of them, offset to (100, -50, 20). Before the timings

@@ -1,5 +1,5 @@
 //! OBB–OBB `intersects`: sepax next to parry3d's `intersection_test` on two `Cuboid`s, on the
-//! same boxes in the same run. Run: `cargo bench --bench obb_obb`.
+//! same boxes in the same run. Run: `cargo bench -p sepax-benches --bench obb_obb`.
 //!
 //! Data sets (4096 pairs each, seeded):
 //! - `random`: random rotations, half-extents in [0.1, 1], centres in a cube sized so that about
@@ -22,8 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use sepax::prelude::*;
 use std::hint::black_box;
 
-#[path = "data/shared.rs"]
-mod shared;
+use sepax_benches::shared;
 use shared::{random_rotation, to_parry};
 
 struct Pair {

@@ -7,7 +7,7 @@
 #   scripts/corpus.sh            # -> corpus/pybullet_data/...
 #   scripts/corpus.sh DIR        # -> DIR/pybullet_data/...
 #
-# Then: cargo run --release -p sepax-scene --example fit_corpus -- corpus
+# Then: cargo run --release -p sepax-tools --bin fit_corpus -- corpus
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest="${1:-corpus}"

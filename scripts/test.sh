@@ -27,6 +27,14 @@ echo "== tests (f64)"
 cargo test --workspace --locked --features f64
 echo "== Python bindings (crates/sepax-py, pytest in a venv under target/)"
 scripts/python.sh
+# One optimised build with the debug assertions on (the `ci-release` profile of the root
+# Cargo.toml) serves the differential suites, the bit digests and the corpus check below.
+echo "== differential suites, optimised with debug assertions (f32)"
+cargo test --profile ci-release --locked --tests \
+    -p sepax-shapes -p sepax-narrowphase -p sepax-broadphase -p sepax-world
+echo "== bit digests against their golden values (f32 and f64)"
+scripts/digests.sh
 echo "== fitting corpus (the pybullet meshes, fetched from PyPI once into corpus/)"
 scripts/corpus.sh
-cargo run --release --locked -p sepax-scene --example fit_corpus -- corpus --every 4 --check
+cargo run --profile ci-release --locked -p sepax-tools --no-default-features --bin fit_corpus -- \
+    corpus --every 4 --check

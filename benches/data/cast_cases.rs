@@ -1,6 +1,5 @@
 //! The box motions of the distance and time-of-impact benchmark (`benches/distance.rs`) and its
-//! cast profile (`examples/cast_profile.rs`): 1024 cases per data set, seeded. Included with
-//! `#[path]`, after `shared.rs`; not every includer uses every item.
+//! cast profile (`tools/src/bin/cast_profile.rs`): 1024 cases per data set, seeded.
 #![allow(dead_code)]
 // Real -> f32 casts are identities in the default build and needed in the f64 build.
 #![allow(clippy::unnecessary_cast)]

@@ -1,26 +1,15 @@
-//! Helpers shared by the root benches (and the contact profile): random rotations and the
-//! conversion of a box to parry3d's pose and cuboid. Included with `#[path]`; not every
-//! includer uses every item.
+//! Helpers shared by the box benches (and the contact and cast profiles): random rotations and
+//! the conversion of a box to parry3d's pose and cuboid.
 #![allow(dead_code)]
 // Real -> f32 casts are identities in the default build and needed in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 
 use parry3d::math::{Pose, Rot3, Vec3};
 use parry3d::shape::Cuboid;
-use rand::Rng;
-use rand_chacha::ChaCha8Rng;
 use sepax::prelude::*;
 
-/// A uniformly random rotation (normalised random quaternion).
-pub fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion {
-    let q = Quaternion::new(
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-        rng.random_range(-1.0..1.0),
-    );
-    UnitQuaternion::new_normalize(q)
-}
+/// A uniformly random rotation (the one of the contact benchmark's box pairs).
+pub use sepax_testkit::box_pairs::random_rotation;
 
 /// The box as parry3d sees it: a pose and a cuboid (f32).
 pub fn to_parry(o: &Obb) -> (Pose, Cuboid) {

@@ -6,8 +6,7 @@
 
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-#[path = "../../sepax-narrowphase/tests/common/mod.rs"]
-mod common;
+use sepax_testkit as common;
 
 use common::{AnyBox, Category, Gen, CATEGORIES};
 use sepax_broadphase::batch::{AabbSoa, Kernels, ObbBlocks, ObbSoa, SphereSoa, LANES};

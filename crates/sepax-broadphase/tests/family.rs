@@ -9,9 +9,8 @@ use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::Real;
 use sepax_shapes::Aabb;
 
-#[path = "../benches/data/scene.rs"]
-mod scene;
 use scene::{Kind, Scene};
+use sepax_testkit::scene;
 
 fn overlaps(a: &Aabb, b: &Aabb) -> bool {
     (0..3).all(|k| a.min()[k] <= b.max()[k] && b.min()[k] <= a.max()[k])

@@ -1,12 +1,6 @@
 //! Per-frame work allocates nothing once warm: a counting global allocator watches frames of
 //! moving boxes (update + update_pairs, and queries) after a warm-up.
 
-// The counting allocator needs `unsafe impl GlobalAlloc`; see the soundness note on it.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax_broadphase::bvh::{DynamicBvh, RayStep, WideBvh};
@@ -14,31 +8,7 @@ use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId, Visit};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Ray};
-
-/// Counts allocations (and reallocations) made through it, then defers to `System`.
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every method forwards its arguments unchanged to `System`, which upholds the
-// `GlobalAlloc` contract; the counter is an atomic side effect that touches no memory the
-// allocator hands out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded as is (see above).
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded as is (see above).
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded as is (see above).
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use sepax_testkit::alloc::{self as counting, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -104,7 +74,7 @@ fn allocations(bp: &mut dyn BroadPhase, frames: usize, measured: usize, batch: b
     let mut before = 0;
     for frame in 0..frames {
         if frame == frames - measured {
-            before = ALLOCATIONS.load(Ordering::Relaxed);
+            before = counting::allocations();
         }
         scene.step();
         if batch {
@@ -126,7 +96,7 @@ fn allocations(bp: &mut dyn BroadPhase, frames: usize, measured: usize, batch: b
         });
     }
     assert!(!pairs.is_empty() && hits > 0);
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    counting::allocations() - before
 }
 
 // One test function: the allocation counter is global, and tests of one binary run in
@@ -165,7 +135,7 @@ fn wide_ray_allocations() -> usize {
             .unwrap()
         })
         .collect();
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = counting::allocations();
     let mut sink = 0usize;
     for tree in &trees {
         for r in &rays {
@@ -182,5 +152,5 @@ fn wide_ray_allocations() -> usize {
         }
     }
     std::hint::black_box(sink);
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    counting::allocations() - before
 }

@@ -20,7 +20,8 @@
 // Real -> f64 casts are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-mod common;
+use sepax_testkit as common;
+use sepax_testkit::with_boxes;
 
 use common::{in_band, pair_scale, AnyBox, Gen, CATEGORIES};
 use proptest::prelude::*;

@@ -10,7 +10,7 @@
 // Real -> f64 casts (in `common`) are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-mod common;
+use sepax_testkit as common;
 
 use common::{manifold_bits as bits, Gen, CATEGORIES};
 use sepax_narrowphase::contact::box_box::{

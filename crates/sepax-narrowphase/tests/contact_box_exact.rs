@@ -19,7 +19,8 @@
 // Real -> f64 casts are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-mod common;
+use sepax_testkit as common;
+use sepax_testkit::with_boxes;
 
 use common::{pair_scale, AnyBox, Category, Gen, CATEGORIES};
 use sepax_exact::{box_box, box_depth_along, ExactAxis};

@@ -20,7 +20,7 @@
 // Real -> f64 casts are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-mod common;
+use sepax_testkit as common;
 
 use common::kinds::{pair_scale_any, PairCategory, PAIR_CATEGORIES};
 use common::{exact_shape, Gen};

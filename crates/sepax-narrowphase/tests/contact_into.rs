@@ -7,9 +7,10 @@
 // Real -> f64 casts (here and in `common`) are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-mod common;
+use sepax_testkit as common;
+use sepax_testkit::with_boxes;
 
-use common::{manifold_bits as bits, AnyBox, Gen, CATEGORIES};
+use common::{manifold_bits as bits, Gen, CATEGORIES};
 use sepax_narrowphase::contact::box_box::{contact_manifold, contact_manifold_into};
 use sepax_narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint};
 use sepax_shapes::math::{Point3, Vector3};

@@ -12,7 +12,7 @@
 // Real -> f64 casts are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-mod common;
+use sepax_testkit as common;
 
 use common::{exact_shapes_intersect, p64, Gen};
 use sepax_narrowphase::contact::{contact_manifold, penetration, ContactConfig, CONTACT_TABLE};

@@ -10,7 +10,8 @@
 // Real -> f64 casts (in `common`) are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-mod common;
+use sepax_testkit as common;
+use sepax_testkit::with_boxes;
 
 use common::{manifold_bits as bits, AnyBox, Gen, CATEGORIES};
 use sepax_narrowphase::contact::box_box::{

@@ -12,7 +12,7 @@
 // Real -> f64 casts are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-mod common;
+use sepax_testkit as common;
 
 use common::{band, exact_shapes_intersect, shape_box, AnyBox, Gen};
 use sepax_narrowphase::intersect::{

@@ -8,7 +8,7 @@
 
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-mod common;
+use sepax_testkit as common;
 
 use common::{exact_shape, p64, Category, Gen, CATEGORIES};
 use sepax_exact as ex;

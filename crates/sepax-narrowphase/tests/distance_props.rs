@@ -7,7 +7,7 @@
 
 #![allow(clippy::unnecessary_cast)] // `as f64` is needed when `Real` is f32.
 
-mod common;
+use sepax_testkit as common;
 
 use common::strategies::{point, rotation, size};
 use proptest::prelude::*;

@@ -7,7 +7,7 @@
 #![allow(clippy::unnecessary_cast)] // `as f64` is needed when `Real` is f32.
 
 use nalgebra::Translation3;
-mod common;
+use sepax_testkit as common;
 
 use common::strategies::{coord, point, rotation, size as radius};
 use proptest::prelude::*;

@@ -14,7 +14,7 @@
 
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-mod common;
+use sepax_testkit as common;
 
 use common::{p64, pair_scale, AnyBox, Category, Gen, CATEGORIES};
 use sepax_exact::{self as ex, ExactShape};

@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::allowed;
+
 use std::collections::BTreeMap;
 
 use rand::{Rng, SeedableRng};
@@ -17,33 +19,6 @@ use sepax_world::{
     ColliderDesc, ColliderId, EventFlags, Kind, PairEvent, PairKey, PairPolicy, Report, Serial,
     Visit, World, WorldConfig,
 };
-
-/// The documented filter rule, written independently of the world's code.
-fn allowed(
-    policy: PairPolicy,
-    entries: &BTreeMap<PairKey, bool>,
-    a: &ColliderDesc,
-    b: &ColliderDesc,
-    key: PairKey,
-) -> bool {
-    if !a.enabled || !b.enabled {
-        return false;
-    }
-    if let Some(&v) = entries.get(&key) {
-        return v;
-    }
-    if policy == PairPolicy::SkipStaticStatic && a.kind == Kind::Static && b.kind == Kind::Static {
-        return false;
-    }
-    let (fa, fb) = (a.filter, b.filter);
-    if fa.owner.is_some() && fa.owner == fb.owner {
-        return false;
-    }
-    if fa.group != 0 && fa.group == fb.group {
-        return fa.group > 0;
-    }
-    fa.membership & fb.mask != 0 && fb.membership & fa.mask != 0
-}
 
 /// What a touching pair looks like in an event: pair, users, flags, manifold.
 type Expected = (PairKey, [u64; 2], EventFlags, Option<ContactManifold>);

@@ -3,43 +3,13 @@
 //! events, persist events and manifolds in every frame, after a warm-up. The motion is periodic,
 //! so every measured frame repeats a state the buffers have already grown to.
 
-// The counting allocator needs `unsafe impl GlobalAlloc`; see the soundness note on it.
-#![allow(unsafe_code)]
-
 mod common;
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sepax_shapes::math::{Isometry3, Real, Vector3};
+use sepax_testkit::alloc::{allocations, Counting};
 use sepax_world::{ColliderDesc, ColliderId, Kind, Report, Serial, World};
-
-/// Counts allocations (and reallocations) made through it, then defers to `System`.
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every method forwards its arguments unchanged to `System`, which upholds the
-// `GlobalAlloc` contract; the counter is an atomic side effect that touches no memory the
-// allocator hands out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded as is (see above).
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded as is (see above).
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded as is (see above).
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -85,7 +55,7 @@ fn warm_frames_allocate_nothing() {
     let mut counts = [0usize; 4];
     for frame in 0..frames {
         if frame == frames - measured {
-            before = ALLOCATIONS.load(Ordering::Relaxed);
+            before = allocations();
         }
         // A triangle wave: out for half a period, back for the other half.
         let phase = frame % PERIOD;
@@ -103,7 +73,7 @@ fn warm_frames_allocate_nothing() {
             counts[3] += ev.manifolds.len();
         }
     }
-    let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let allocations = allocations() - before;
     assert!(before > 0, "the counter counts (the warm-up allocated)");
     assert!(
         counts.iter().all(|&n| n > 0),

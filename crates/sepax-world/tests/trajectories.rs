@@ -8,6 +8,8 @@
 
 mod common;
 
+use common::allowed;
+
 use std::collections::BTreeMap;
 
 use rand::{Rng, SeedableRng};
@@ -21,33 +23,6 @@ use sepax_world::{
     ColliderDesc, ColliderId, Kind, PairKey, PairPolicy, RayonExecutor, Serial, Sweep,
     TrajectoryError, TrajectoryHit, TrajectoryOptions, TrajectoryResult, World, WorldConfig,
 };
-
-/// The documented filter rule, written independently of the world's code.
-fn allowed(
-    policy: PairPolicy,
-    entries: &BTreeMap<PairKey, bool>,
-    a: &ColliderDesc,
-    b: &ColliderDesc,
-    key: PairKey,
-) -> bool {
-    if !a.enabled || !b.enabled {
-        return false;
-    }
-    if let Some(&v) = entries.get(&key) {
-        return v;
-    }
-    if policy == PairPolicy::SkipStaticStatic && a.kind == Kind::Static && b.kind == Kind::Static {
-        return false;
-    }
-    let (fa, fb) = (a.filter, b.filter);
-    if fa.owner.is_some() && fa.owner == fb.owner {
-        return false;
-    }
-    if fa.group != 0 && fa.group == fb.group {
-        return fa.group > 0;
-    }
-    fa.membership & fb.mask != 0 && fb.membership & fa.mask != 0
-}
 
 /// The pose as the world takes it: a rotation whose squared norm is not exactly 1 is
 /// renormalised.

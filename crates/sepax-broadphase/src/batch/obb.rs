@@ -145,8 +145,7 @@ impl PairKernel for ObbObbBlocks {
 }
 
 #[cfg(test)]
-#[path = "../../../sepax-narrowphase/tests/common/mod.rs"]
-mod common;
+use sepax_testkit as common;
 
 #[cfg(test)]
 mod tests {

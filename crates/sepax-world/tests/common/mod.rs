@@ -1,4 +1,5 @@
-//! Shared generators of the world tests: random shapes, poses and collider descriptions.
+//! Shared by the world tests: random shapes, poses and collider descriptions, and the
+//! documented filter rule of the brute-force references.
 
 #![allow(dead_code)]
 
@@ -6,7 +7,9 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use sepax_shapes::math::{Isometry3, Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, Sphere, Triangle};
-use sepax_world::{ColliderDesc, Filter, Kind, OwnerId, Report};
+use std::collections::BTreeMap;
+
+use sepax_world::{ColliderDesc, Filter, Kind, OwnerId, PairKey, PairPolicy, Report};
 
 pub fn point(rng: &mut ChaCha8Rng, r: Real) -> Point3 {
     Point3::new(
@@ -87,4 +90,31 @@ pub fn desc(rng: &mut ChaCha8Rng, region: Real, user: u64) -> ColliderDesc {
         .report(report)
         .enabled(rng.random_bool(0.9))
         .user(user)
+}
+
+/// The documented filter rule, written independently of the world's code.
+pub fn allowed(
+    policy: PairPolicy,
+    entries: &BTreeMap<PairKey, bool>,
+    a: &ColliderDesc,
+    b: &ColliderDesc,
+    key: PairKey,
+) -> bool {
+    if !a.enabled || !b.enabled {
+        return false;
+    }
+    if let Some(&v) = entries.get(&key) {
+        return v;
+    }
+    if policy == PairPolicy::SkipStaticStatic && a.kind == Kind::Static && b.kind == Kind::Static {
+        return false;
+    }
+    let (fa, fb) = (a.filter, b.filter);
+    if fa.owner.is_some() && fa.owner == fb.owner {
+        return false;
+    }
+    if fa.group != 0 && fa.group == fb.group {
+        return fa.group > 0;
+    }
+    fa.membership & fb.mask != 0 && fb.membership & fa.mask != 0
 }
