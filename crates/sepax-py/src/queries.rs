@@ -6,9 +6,9 @@
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use sepax_narrowphase::toi::ToiStatus;
 use sepax_shapes::math::{Isometry3, Real};
 use sepax_shapes::{Ray, Shape};
-use sepax_narrowphase::toi::ToiStatus;
 use sepax_world::{ColliderId, DistanceHit, Filter, KindMask, OwnerId, QueryFilter, ShapeCast};
 
 use crate::arrays::{
@@ -20,7 +20,12 @@ use crate::world::PyWorld;
 
 /// The query filter as the Python layer passes it: `(filter data or None, kind bits, exclude,
 /// as_collider)`, the filter data being `(membership, mask, group, owner or None)`.
-pub type FilterArgs = (Option<(u64, u64, i32, Option<u64>)>, u8, Option<u64>, Option<u64>);
+pub type FilterArgs = (
+    Option<(u64, u64, i32, Option<u64>)>,
+    u8,
+    Option<u64>,
+    Option<u64>,
+);
 
 /// The Rust filter of `args` (ids are checked by the world when the query resolves it).
 fn query_filter(args: FilterArgs) -> PyResult<QueryFilter<'static>> {
@@ -245,7 +250,8 @@ pub fn cast_shapes<'py>(
     let found = py
         .detach(|| {
             let mut out = vec![None; n];
-            w.cast_shapes_batch(&exec, &casts, &q, &mut out).map(|()| out)
+            w.cast_shapes_batch(&exec, &casts, &q, &mut out)
+                .map(|()| out)
         })
         .map_err(|e| value_error(e.to_string()))?;
     let nan = Real::NAN;

@@ -13,9 +13,9 @@
 use std::collections::BTreeMap;
 
 use pyo3::prelude::*;
+use sepax_scene::{Scene, SceneShape, SceneWorld};
 use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::{Aabb, Shape};
-use sepax_scene::{Scene, SceneShape, SceneWorld};
 use sepax_world::{ColliderDesc, ColliderId, Kind, PairPolicy, World, WorldConfig};
 
 use crate::arrays::value_error;
@@ -111,10 +111,9 @@ fn restore(world: &mut World, scene: &Scene) -> PyResult<Vec<ColliderId>> {
     let mut refills = 0u64;
     for (i, s) in scene.shapes.iter().enumerate() {
         let bad = |why: &str| value_error(format!("snapshot: shape {i} ({:?}): {why}", s.id));
-        let bits: u64 = s
-            .id
-            .parse()
-            .map_err(|_| bad("the id must be a collider id (a decimal integer)"))?;
+        let bits: u64 =
+            s.id.parse()
+                .map_err(|_| bad("the id must be a collider id (a decimal integer)"))?;
         // A live slot's generation is odd (the slot map's rule).
         if (bits >> 32) % 2 == 0 {
             return Err(bad("not the id of a live collider (even generation)"));

@@ -88,43 +88,43 @@ pub fn write_scene(scene: &Scene) -> String {
 
 /// A shape's type and fields (`, "type": ..., ...`).
 fn push_shape(out: &mut String, shape: &Shape) {
-        match shape {
-            Shape::Aabb(b) => {
-                out.push_str(", \"type\": \"aabb\"");
-                push_point(out, "min", &b.min());
-                push_point(out, "max", &b.max());
-            }
-            Shape::Obb(b) => {
-                out.push_str(", \"type\": \"obb\"");
-                push_point(out, "center", &b.center());
-                push_vector(out, "half_extents", &b.half_extents());
-                out.push_str(", \"axes\": [");
-                for k in 0..3 {
-                    if k > 0 {
-                        out.push_str(", ");
-                    }
-                    push_triple(out, &b.axis(k));
-                }
-                out.push(']');
-            }
-            Shape::Sphere(s) => {
-                out.push_str(", \"type\": \"sphere\"");
-                push_point(out, "center", &s.center());
-                push_number_field(out, "radius", s.radius());
-            }
-            Shape::Capsule(c) => {
-                out.push_str(", \"type\": \"capsule\"");
-                push_point(out, "p0", &c.p0());
-                push_point(out, "p1", &c.p1());
-                push_number_field(out, "radius", c.radius());
-            }
-            Shape::Triangle(t) => {
-                out.push_str(", \"type\": \"triangle\"");
-                push_point(out, "a", &t.a());
-                push_point(out, "b", &t.b());
-                push_point(out, "c", &t.c());
-            }
+    match shape {
+        Shape::Aabb(b) => {
+            out.push_str(", \"type\": \"aabb\"");
+            push_point(out, "min", &b.min());
+            push_point(out, "max", &b.max());
         }
+        Shape::Obb(b) => {
+            out.push_str(", \"type\": \"obb\"");
+            push_point(out, "center", &b.center());
+            push_vector(out, "half_extents", &b.half_extents());
+            out.push_str(", \"axes\": [");
+            for k in 0..3 {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                push_triple(out, &b.axis(k));
+            }
+            out.push(']');
+        }
+        Shape::Sphere(s) => {
+            out.push_str(", \"type\": \"sphere\"");
+            push_point(out, "center", &s.center());
+            push_number_field(out, "radius", s.radius());
+        }
+        Shape::Capsule(c) => {
+            out.push_str(", \"type\": \"capsule\"");
+            push_point(out, "p0", &c.p0());
+            push_point(out, "p1", &c.p1());
+            push_number_field(out, "radius", c.radius());
+        }
+        Shape::Triangle(t) => {
+            out.push_str(", \"type\": \"triangle\"");
+            push_point(out, "a", &t.a());
+            push_point(out, "b", &t.b());
+            push_point(out, "c", &t.c());
+        }
+    }
 }
 
 /// A version-2 `collider` object: the pose (position and the stored quaternion, exactly) and

@@ -2,7 +2,7 @@
 //! and errors that name the shape and the field.
 
 use sepax_scene::{read_scene, write_scene, Scene, SceneShape, SceneWorld};
-use sepax_shapes::math::{Isometry3, Point3, Quaternion, Real, Translation3, UnitQuaternion};
+use sepax_shapes::math::{Isometry3, Point3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Capsule, Obb, Shape, Sphere};
 use sepax_world::{ColliderDesc, Filter, Kind, OwnerId, Report};
 
@@ -17,7 +17,7 @@ fn desc(i: usize) -> ColliderDesc {
             Obb::from_quaternion(
                 Point3::new(0.2, 0.0, 0.0),
                 Quaternion::new(0.9, 0.1, 0.3, -0.2),
-                sepax_shapes::math::Vector3::new(r, 2.0 * r, 0.5),
+                Vector3::new(r, 2.0 * r, 0.5),
             )
             .unwrap(),
         ),
@@ -28,7 +28,7 @@ fn desc(i: usize) -> ColliderDesc {
         -0.7 * i as Real,
         0.25,
     ));
-    let pose = Isometry3::from_parts(Translation3::new(i as Real * 0.37, -1.5, 1e-7), q);
+    let pose = Isometry3::from_parts(Vector3::new(i as Real * 0.37, -1.5, 1e-7).into(), q);
     let mut d = ColliderDesc::new(local).pose(pose);
     d.kind = [Kind::Static, Kind::Kinematic, Kind::Dynamic][i % 3];
     d.report = [Report::BeginEnd, Report::Persist, Report::Manifolds][i % 3];
@@ -168,5 +168,8 @@ fn collider_shapes_are_placed_by_their_pose() {
         s.shapes[0].shape,
         Shape::Sphere(Sphere::new(Point3::new(1.0, 2.0, 3.0), 1.0).unwrap())
     );
-    assert_eq!(d.shape, Shape::Sphere(Sphere::new(Point3::origin(), 1.0).unwrap()));
+    assert_eq!(
+        d.shape,
+        Shape::Sphere(Sphere::new(Point3::origin(), 1.0).unwrap())
+    );
 }

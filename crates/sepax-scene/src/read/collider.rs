@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use sepax_shapes::math::{Isometry3, Quaternion, Translation3, UnitQuaternion};
+use sepax_shapes::math::{Isometry3, Quaternion, UnitQuaternion, Vector3};
 use sepax_shapes::tolerance::QUATERNION_TOLERANCE;
 use sepax_shapes::Shape;
 use sepax_world::{ColliderDesc, Filter, Kind as ColliderKind, OwnerId, Report};
@@ -39,7 +39,13 @@ struct At<'s> {
 }
 
 impl At<'_> {
-    fn error(&self, at: &RawValue, field: &str, expected: impl Into<String>, found: impl Into<String>) -> SceneError {
+    fn error(
+        &self,
+        at: &RawValue,
+        field: &str,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> SceneError {
         let (line, column) = self.src.position(at.get());
         SceneError::Invalid {
             line,
@@ -59,7 +65,8 @@ impl At<'_> {
 fn integer(raw: &RawValue) -> Option<i128> {
     let text = raw.get().trim();
     let digits = text.strip_prefix('-').unwrap_or(text);
-    if kind(raw) != Kind::Number || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    if kind(raw) != Kind::Number || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     text.parse::<i128>().ok()
@@ -91,19 +98,26 @@ pub(super) fn read_collider(
     }
     let mut fields: [Option<&RawValue>; 12] = [None; 12];
     let mut bad: Option<(Cow<'_, str>, &RawValue, &str)> = None;
-    each_field(src, raw, |key, value| match FIELDS.iter().position(|n| *n == key) {
-        Some(i) if fields[i].is_some() => {
-            bad.get_or_insert((key, value, "each field at most once"));
-        }
-        Some(i) => fields[i] = Some(value),
-        None => {
-            bad.get_or_insert((key, value, "unknown"));
+    each_field(src, raw, |key, value| {
+        match FIELDS.iter().position(|n| *n == key) {
+            Some(i) if fields[i].is_some() => {
+                bad.get_or_insert((key, value, "each field at most once"));
+            }
+            Some(i) => fields[i] = Some(value),
+            None => {
+                bad.get_or_insert((key, value, "unknown"));
+            }
         }
     })?;
     if let Some((key, value, why)) = bad {
         let list: Vec<String> = FIELDS.iter().map(|n| format!("\"{n}\"")).collect();
         return Err(if why == "unknown" {
-            at.error(value, &key, format!("one of {}", list.join(", ")), "an unknown field")
+            at.error(
+                value,
+                &key,
+                format!("one of {}", list.join(", ")),
+                "an unknown field",
+            )
         } else {
             at.error(value, &key, why, format!("a second {}", quote(&key)))
         });
@@ -115,14 +129,26 @@ pub(super) fn read_collider(
             Some("static") => ColliderKind::Static,
             Some("kinematic") => ColliderKind::Kinematic,
             Some("dynamic") => ColliderKind::Dynamic,
-            _ => return Err(at.error(v, "kind", "one of \"static\", \"kinematic\", \"dynamic\"", excerpt(v.get()))),
+            _ => {
+                return Err(at.error(
+                    v,
+                    "kind",
+                    "one of \"static\", \"kinematic\", \"dynamic\"",
+                    excerpt(v.get()),
+                ))
+            }
         };
     }
     let u64_of = |i: usize| -> Result<Option<u64>, SceneError> {
         let Some(v) = fields[i] else { return Ok(None) };
         match integer(v).and_then(|x| u64::try_from(x).ok()) {
             Some(x) => Ok(Some(x)),
-            None => Err(at.error(v, FIELDS[i], format!("an integer from 0 to {}", u64::MAX), excerpt(v.get()))),
+            None => Err(at.error(
+                v,
+                FIELDS[i],
+                format!("an integer from 0 to {}", u64::MAX),
+                excerpt(v.get()),
+            )),
         }
     };
     let mut filter = Filter::default();
@@ -133,9 +159,16 @@ pub(super) fn read_collider(
         filter.mask = m;
     }
     if let Some(v) = fields[5] {
-        filter.group = integer(v).and_then(|x| i32::try_from(x).ok()).ok_or_else(|| {
-            at.error(v, "group", format!("an integer from {} to {}", i32::MIN, i32::MAX), excerpt(v.get()))
-        })?;
+        filter.group = integer(v)
+            .and_then(|x| i32::try_from(x).ok())
+            .ok_or_else(|| {
+                at.error(
+                    v,
+                    "group",
+                    format!("an integer from {} to {}", i32::MIN, i32::MAX),
+                    excerpt(v.get()),
+                )
+            })?;
     }
     filter.owner = u64_of(6)?.map(OwnerId);
     desc.filter = filter;
@@ -159,12 +192,22 @@ pub(super) fn read_collider(
             Some("persist") => Report::Persist,
             Some("manifolds") => Report::Manifolds,
             _ => {
-                return Err(at.error(v, "report", "one of \"begin_end\", \"persist\", \"manifolds\"", excerpt(v.get())))
+                return Err(at.error(
+                    v,
+                    "report",
+                    "one of \"begin_end\", \"persist\", \"manifolds\"",
+                    excerpt(v.get()),
+                ))
             }
         };
     }
     let placed = local.transformed(&pose).map_err(|e| {
-        at.error(fields[0].unwrap_or(raw), "position", format!("a pose that keeps the shape {}", range_note()), e.to_string())
+        at.error(
+            fields[0].unwrap_or(raw),
+            "position",
+            format!("a pose that keeps the shape {}", range_note()),
+            e.to_string(),
+        )
     })?;
     Ok((desc, placed))
 }
@@ -172,7 +215,11 @@ pub(super) fn read_collider(
 /// The pose of `position` (default the origin) and `rotation` (`[w, x, y, z]`, unit within
 /// [`QUATERNION_TOLERANCE`], default the identity), the quaternion normalised as the world
 /// normalises poses: kept as written when its squared norm is exactly 1.
-fn read_pose(at: &At<'_>, position: Option<&RawValue>, rotation: Option<&RawValue>) -> Result<Isometry3, SceneError> {
+fn read_pose(
+    at: &At<'_>,
+    position: Option<&RawValue>,
+    rotation: Option<&RawValue>,
+) -> Result<Isometry3, SceneError> {
     let t = match position {
         None => [0.0; 3],
         Some(v) => reals::<3>(v).map_err(|p| {
@@ -186,12 +233,19 @@ fn read_pose(at: &At<'_>, position: Option<&RawValue>, rotation: Option<&RawValu
     let q = match rotation {
         None => UnitQuaternion::identity(),
         Some(v) => {
-            let unit = format!("a unit quaternion [w, x, y, z] (| |q| - 1 | <= {QUATERNION_TOLERANCE})");
-            let [w, x, y, z] = reals::<4>(v).map_err(|_| at.error(v, "rotation", unit.clone(), excerpt(v.get())))?;
+            let unit =
+                format!("a unit quaternion [w, x, y, z] (| |q| - 1 | <= {QUATERNION_TOLERANCE})");
+            let [w, x, y, z] = reals::<4>(v)
+                .map_err(|_| at.error(v, "rotation", unit.clone(), excerpt(v.get())))?;
             let q = Quaternion::new(w, x, y, z);
             let norm = q.norm();
             if (norm - 1.0).abs() > QUATERNION_TOLERANCE {
-                return Err(at.error(v, "rotation", unit, format!("{} (norm {norm})", excerpt(v.get()))));
+                return Err(at.error(
+                    v,
+                    "rotation",
+                    unit,
+                    format!("{} (norm {norm})", excerpt(v.get())),
+                ));
             }
             if q.norm_squared() == 1.0 {
                 UnitQuaternion::new_unchecked(q)
@@ -200,10 +254,19 @@ fn read_pose(at: &At<'_>, position: Option<&RawValue>, rotation: Option<&RawValu
             }
         }
     };
-    Ok(Isometry3::from_parts(Translation3::new(t[0], t[1], t[2]), q))
+    Ok(Isometry3::from_parts(
+        Vector3::new(t[0], t[1], t[2]).into(),
+        q,
+    ))
 }
 
-fn top(src: &Source<'_>, at: &RawValue, field: String, expected: &str, found: String) -> SceneError {
+fn top(
+    src: &Source<'_>,
+    at: &RawValue,
+    field: String,
+    expected: &str,
+    found: String,
+) -> SceneError {
     let (line, column) = src.position(at.get());
     SceneError::Invalid {
         line,
@@ -217,7 +280,8 @@ fn top(src: &Source<'_>, at: &RawValue, field: String, expected: &str, found: St
 
 /// The top-level `world` object: `{"all_pairs": bool, "margin": number >= 0}`, both optional.
 pub(super) fn read_world(src: &Source<'_>, raw: &RawValue) -> Result<SceneWorld, SceneError> {
-    const WHAT: &str = "an object with \"all_pairs\" (true or false) and \"margin\" (a number >= 0)";
+    const WHAT: &str =
+        "an object with \"all_pairs\" (true or false) and \"margin\" (a number >= 0)";
     if kind(raw) != Kind::Object {
         return Err(top(src, raw, "world".into(), WHAT, excerpt(raw.get())));
     }
@@ -239,19 +303,41 @@ pub(super) fn read_world(src: &Source<'_>, raw: &RawValue) -> Result<SceneWorld,
         }
     })?;
     if let Some((key, value)) = bad {
-        return Err(top(src, value, format!("world.{key}"), WHAT, "an unknown or repeated field".into()));
+        return Err(top(
+            src,
+            value,
+            format!("world.{key}"),
+            WHAT,
+            "an unknown or repeated field".into(),
+        ));
     }
     if let Some(v) = all {
         out.all_pairs = match v.get().trim() {
             "true" => true,
             "false" => false,
-            _ => return Err(top(src, v, "world.all_pairs".into(), "true or false", excerpt(v.get()))),
+            _ => {
+                return Err(top(
+                    src,
+                    v,
+                    "world.all_pairs".into(),
+                    "true or false",
+                    excerpt(v.get()),
+                ))
+            }
         };
     }
     if let Some(v) = margin {
         out.margin = match real(v) {
             Ok(m) if m >= 0.0 => m,
-            _ => return Err(top(src, v, "world.margin".into(), "a number >= 0", excerpt(v.get()))),
+            _ => {
+                return Err(top(
+                    src,
+                    v,
+                    "world.margin".into(),
+                    "a number >= 0",
+                    excerpt(v.get()),
+                ))
+            }
         };
     }
     Ok(out)
@@ -266,7 +352,13 @@ pub(super) fn read_allowed(
 ) -> Result<Vec<(usize, usize, bool)>, SceneError> {
     const ENTRY: &str = "[id, id, true or false] with two different ids of shapes of the file";
     if kind(raw) != Kind::Array {
-        return Err(top(src, raw, "allowed".into(), "an array of [id, id, true or false]", excerpt(raw.get())));
+        return Err(top(
+            src,
+            raw,
+            "allowed".into(),
+            "an array of [id, id, true or false]",
+            excerpt(raw.get()),
+        ));
     }
     let mut out = Vec::new();
     let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
@@ -293,7 +385,10 @@ pub(super) fn read_allowed(
         }
         let key = (a.min(b), a.max(b));
         if let Some(&earlier) = seen.get(&key) {
-            return Err(fail(format!("{} (the same shapes as allowed[{earlier}])", excerpt(item.get()))));
+            return Err(fail(format!(
+                "{} (the same shapes as allowed[{earlier}])",
+                excerpt(item.get())
+            )));
         }
         seen.insert(key, index);
         out.push((a, b, allowed));
