@@ -298,7 +298,7 @@ pub fn closest_colliders<'py>(
     let p = rows("points", &points, 3)?;
     let n = p.len() / 3;
     check_finite("points", p, 3)?;
-    if !(max_distance >= 0.0) {
+    if max_distance.is_nan() || max_distance < 0.0 {
         return Err(value_error(format!(
             "max_distance must be >= 0 (found {max_distance})"
         )));
@@ -349,7 +349,7 @@ pub fn closest_to_shapes<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let placed = placed_shapes(shapes, &positions, &rotations)?;
     let n = placed.len();
-    if !(max_distance >= 0.0) {
+    if max_distance.is_nan() || max_distance < 0.0 {
         return Err(value_error(format!(
             "max_distance must be >= 0 (found {max_distance})"
         )));

@@ -2,7 +2,8 @@
 //! local shape, pose and attributes, the explicit pair entries and the world settings, the
 //! collider ids kept as the scene ids (`generation << 32 | slot` in decimal).
 //!
-//! Restoring gives every collider its old id: slots are filled in order (a fresh slot has
+//! Restoring gives every collider its old id: slots are filled in order from 1 (the slot map
+//! keeps slot 0 as a sentinel; a fresh slot has
 //! generation 1) and a slot of generation `g` is emptied and refilled `(g - 1) / 2` times,
 //! which is how the world's slot map reaches that generation (a freed slot is the next one
 //! reused). Placeholders (disabled static points, never in a tree) fill the slots on the way
@@ -123,6 +124,9 @@ fn restore(world: &mut World, scene: &Scene) -> PyResult<Vec<ColliderId>> {
         if s.collider.is_none() {
             return Err(bad("no collider attributes"));
         }
+        if id.index() == 0 {
+            return Err(bad("slot 0 is never a collider's"));
+        }
         if by_slot.insert(id.index(), (i, id.generation())).is_some() {
             return Err(bad("a second collider in the same slot"));
         }
@@ -138,9 +142,10 @@ fn restore(world: &mut World, scene: &Scene) -> PyResult<Vec<ColliderId>> {
     let desc = |i: usize| scene.shapes[i].collider.clone().unwrap_or_else(placeholder);
     let fail = |e: sepax_world::WorldError| value_error(format!("snapshot: {e}"));
     let mut ids = vec![ColliderId::default(); scene.shapes.len()];
-    let mut current = Vec::with_capacity(slots as usize);
+    // The slot map keeps slot 0 for itself: colliders live in slots 1, 2, ...
+    let mut current = vec![ColliderId::default()];
     // Fill every slot once: the colliders of generation 1 directly, placeholders elsewhere.
-    for slot in 0..slots as u32 {
+    for slot in 1..slots as u32 {
         let real = by_slot.get(&slot).filter(|(_, g)| *g == 1);
         let id = world
             .insert(real.map_or_else(placeholder, |&(i, _)| desc(i)))
@@ -178,7 +183,7 @@ fn restore(world: &mut World, scene: &Scene) -> PyResult<Vec<ColliderId>> {
         current[slot as usize] = id;
     }
     // Empty the slots that were empty.
-    for slot in 0..slots as u32 {
+    for slot in 1..slots as u32 {
         if !by_slot.contains_key(&slot) {
             world.remove(current[slot as usize]).map_err(fail)?;
         }

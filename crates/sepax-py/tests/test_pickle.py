@@ -86,7 +86,7 @@ def test_snapshot_text_errors_name_shape_and_field():
     w.add_spheres([[0, 0, 0]], [1.0])
     text = w.to_scene_json()
     bad = text.replace('"kind": "dynamic"', '"kind": "wobbly"')
-    with pytest.raises(ValueError, match=r'shape 0 \("4294967296"\): field "collider.kind"'):
+    with pytest.raises(ValueError, match=r'shape 0 \("4294967297"\): field "collider.kind"'):
         sepax.World.from_scene_json(bad)
     with pytest.raises(ValueError, match=r'collider.mask'):
         sepax.World.from_scene_json(text.replace('"mask": 18446744073709551615',
@@ -94,4 +94,4 @@ def test_snapshot_text_errors_name_shape_and_field():
     with pytest.raises(ValueError, match='version 2'):
         sepax.World.from_scene_json(text.replace('"version": 2', '"version": 1'))
     with pytest.raises(ValueError, match="even generation"):
-        sepax.World.from_scene_json(text.replace('"4294967296"', '"8589934592"'))
+        sepax.World.from_scene_json(text.replace('"4294967297"', '"8589934593"'))
