@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use pyo3::prelude::*;
 use sepax_scene::{Scene, SceneShape, SceneWorld};
-use sepax_shapes::math::{Point3, Real};
+use sepax_shapes::math::{Isometry3, Point3, Quaternion, Real, UnitQuaternion};
 use sepax_shapes::{Aabb, Shape};
 use sepax_world::{ColliderDesc, ColliderId, Kind, PairPolicy, World, WorldConfig};
 
@@ -72,6 +72,46 @@ fn placeholder() -> ColliderDesc {
     ColliderDesc::new(Shape::Aabb(point))
         .kind(Kind::Static)
         .enabled(false)
+}
+
+/// The world applies its own normalisation to an inserted pose's quaternion (kept when its
+/// squared norm is exactly 1, else normalised), which is not always a fixed point of the
+/// quaternions it stores. A pose whose quaternion the world would change is given instead the
+/// nearest input (each component moved by at most 2 units in the last place) that the world's
+/// rule turns into the stored bits, so that the restored pose is the snapshot's exactly.
+fn pose_input(pose: &Isometry3) -> Isometry3 {
+    let want = *pose.rotation.quaternion();
+    let rule = |q: Quaternion| {
+        if q.norm_squared() == 1.0 {
+            q
+        } else {
+            UnitQuaternion::new_normalize(q).into_inner()
+        }
+    };
+    let same = |a: &Quaternion, b: &Quaternion| {
+        a.coords
+            .iter()
+            .zip(b.coords.iter())
+            .all(|(x, y)| x.to_bits() == y.to_bits())
+    };
+    if same(&rule(want), &want) {
+        return *pose;
+    }
+    let nudge = |x: Real, k: i32| Real::from_bits(x.to_bits().wrapping_add_signed(k.into()));
+    let c = want.coords;
+    for k in 0..625i32 {
+        let d = [k % 5 - 2, k / 5 % 5 - 2, k / 25 % 5 - 2, k / 125 - 2];
+        let q = Quaternion::new(
+            nudge(c.w, d[0]),
+            nudge(c.x, d[1]),
+            nudge(c.y, d[2]),
+            nudge(c.z, d[3]),
+        );
+        if same(&rule(q), &want) {
+            return Isometry3::from_parts(pose.translation, UnitQuaternion::new_unchecked(q));
+        }
+    }
+    *pose
 }
 
 /// The world of a scene text written by [`to_scene`] (or any version-2 scene whose ids are
@@ -139,7 +179,11 @@ fn restore(world: &mut World, scene: &Scene) -> PyResult<Vec<ColliderId>> {
              ({MAX_SLOTS} and {MAX_REFILLS})"
         )));
     }
-    let desc = |i: usize| scene.shapes[i].collider.clone().unwrap_or_else(placeholder);
+    let desc = |i: usize| {
+        let mut d = scene.shapes[i].collider.clone().unwrap_or_else(placeholder);
+        d.pose = pose_input(&d.pose);
+        d
+    };
     let fail = |e: sepax_world::WorldError| value_error(format!("snapshot: {e}"));
     let mut ids = vec![ColliderId::default(); scene.shapes.len()];
     // The slot map keeps slot 0 for itself: colliders live in slots 1, 2, ...

@@ -118,7 +118,7 @@ def test_trajectory_errors():
     good = poses_of(np.zeros((2, 3, 2, 3)))
     with pytest.raises(ValueError, match=r"\(B, T, 2, 7\)"):
         w.check_trajectories(good[..., :6], links)
-    with pytest.raises(ValueError, match=r"\(B, T, 2, 7\)"):
+    with pytest.raises(ValueError, match=r"\(B, T, 1, 7\)"):
         w.check_trajectories(good, links[:1])
     bad = good.copy()
     bad[1, 2, 1, 3] = 2.0

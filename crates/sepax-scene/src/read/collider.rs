@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use sepax_shapes::math::{Isometry3, Quaternion, UnitQuaternion, Vector3};
+use sepax_shapes::math::{Isometry3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::tolerance::QUATERNION_TOLERANCE;
 use sepax_shapes::Shape;
 use sepax_world::{ColliderDesc, Filter, Kind as ColliderKind, OwnerId, Report};
@@ -213,8 +213,8 @@ pub(super) fn read_collider(
 }
 
 /// The pose of `position` (default the origin) and `rotation` (`[w, x, y, z]`, unit within
-/// [`QUATERNION_TOLERANCE`], default the identity), the quaternion normalised as the world
-/// normalises poses: kept as written when its squared norm is exactly 1.
+/// [`QUATERNION_TOLERANCE`], default the identity), the quaternion kept exactly as written when
+/// its squared norm is within `8 * EPSILON` of 1, normalised otherwise.
 fn read_pose(
     at: &At<'_>,
     position: Option<&RawValue>,
@@ -247,7 +247,9 @@ fn read_pose(
                     format!("{} (norm {norm})", excerpt(v.get())),
                 ));
             }
-            if q.norm_squared() == 1.0 {
+            // A quaternion unit to within rounding (what a world stores, and so what a
+            // snapshot writes) is kept exactly as written; others are normalised.
+            if (q.norm_squared() - 1.0).abs() <= 8.0 * Real::EPSILON {
                 UnitQuaternion::new_unchecked(q)
             } else {
                 UnitQuaternion::new_normalize(q)
