@@ -30,6 +30,6 @@ for features in "" "f64"; do
         -m crates/sepax-py/Cargo.toml ${features:+--features "$features"}
     "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/sepax-py/tests
     "$venv/bin/python" examples/python/rays.py --rays 20000 --threads 2
-    "$venv/bin/python" examples/python/robot_trajectory.py --trajectories 500 --steps 12
-    "$venv/bin/python" examples/python/dask_trajectories.py --trajectories 4000 --chunk 500
+    "$venv/bin/python" examples/python/robot_trajectory.py --trajectories 200 --steps 8
+    "$venv/bin/python" examples/python/dask_trajectories.py --trajectories 400 --chunk 100 --steps 8
 done
