@@ -16,7 +16,7 @@ fn desc(i: usize) -> ColliderDesc {
         _ => Shape::Obb(
             Obb::from_quaternion(
                 Point3::new(0.2, 0.0, 0.0),
-                Quaternion::new(0.9, 0.1, 0.3, -0.2),
+                UnitQuaternion::new_normalize(Quaternion::new(0.9, 0.1, 0.3, -0.2)).into_inner(),
                 Vector3::new(r, 2.0 * r, 0.5),
             )
             .unwrap(),
