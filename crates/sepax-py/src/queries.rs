@@ -175,6 +175,9 @@ pub fn cast_rays<'py>(
     Ok(out)
 }
 
+/// Offsets and ids of an overlap (row `i` is `ids[offsets[i]..offsets[i + 1]]`).
+type Csr<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u64>>);
+
 /// Every collider each placed shape touches: `(offsets (N + 1,) int64, ids (K,) uint64)`, the
 /// ids of shape `i` being `ids[offsets[i]:offsets[i + 1]]`, sorted.
 #[pyfunction]
@@ -187,7 +190,7 @@ pub fn overlap<'py>(
     rotations: Option<PyReadonlyArray2<'py, Real>>,
     filter: FilterArgs,
     threads: usize,
-) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u64>>)> {
+) -> PyResult<Csr<'py>> {
     let placed = placed_shapes(shapes, &positions, &rotations)?;
     let q = query_filter(filter)?;
     world.ensure_pool(threads)?;

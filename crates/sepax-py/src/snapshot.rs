@@ -79,6 +79,8 @@ fn placeholder() -> ColliderDesc {
 /// quaternions it stores. A pose whose quaternion the world would change is given instead the
 /// nearest input (each component moved by at most 2 units in the last place) that the world's
 /// rule turns into the stored bits, so that the restored pose is the snapshot's exactly.
+// `k.into()` is i32 -> i64 in the f64 build (f64 bits are u64), a no-op in the f32 one.
+#[allow(clippy::useless_conversion)]
 fn pose_input(pose: &Isometry3) -> Isometry3 {
     let want = *pose.rotation.quaternion();
     let rule = |q: Quaternion| {
@@ -156,7 +158,7 @@ fn restore(world: &mut World, scene: &Scene) -> PyResult<Vec<ColliderId>> {
             s.id.parse()
                 .map_err(|_| bad("the id must be a collider id (a decimal integer)"))?;
         // A live slot's generation is odd (the slot map's rule).
-        if (bits >> 32) % 2 == 0 {
+        if (bits >> 32).is_multiple_of(2) {
             return Err(bad("not the id of a live collider (even generation)"));
         }
         let id = ColliderId::from_bits(bits);
