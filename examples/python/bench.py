@@ -1,5 +1,6 @@
-"""Box-box pair checks per second and a per-frame world update, sepax against python-fcl (if it is
-installed), on the same data in one run. Timings on a shared machine are noisy: compare the
+"""Box-box pair checks, rays and trajectory checks per second and a per-frame world update,
+sepax against the peers that are installed (python-fcl, Coal, pybullet), on the same data in one
+run. Timings on a shared machine are noisy: compare the
 ratio, not the absolute numbers.
 
     python examples/python/bench.py [--pairs 200000] [--boxes 20000]
@@ -7,11 +8,14 @@ ratio, not the absolute numbers.
 
 import argparse
 import os
+import sys
 import time
 
 import numpy as np
 
 import sepax
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 def best_of(f, repeat=3):
@@ -34,6 +38,8 @@ def main():
     ap.add_argument("--pairs", type=int, default=200_000)
     ap.add_argument("--fcl-pairs", type=int, default=20_000)
     ap.add_argument("--boxes", type=int, default=20_000)
+    ap.add_argument("--rays", type=int, default=100_000)
+    ap.add_argument("--trajectories", type=int, default=2000)
     args = ap.parse_args()
     rng = np.random.default_rng(1)
     print(f"sepax {sepax.__version__} ({sepax.PRECISION}); load {os.getloadavg()[0]:.2f}")
@@ -89,9 +95,56 @@ def main():
 
     t = best_of(frame, repeat=5)
     rows.append((f"sepax world frame, {k} moving boxes (frames/s)", 1 / t))
+    rows += rays_and_trajectories(rng, args)
     width = max(len(r[0]) for r in rows)
     for name, rate in rows:
         print(f"{name:<{width}}  {rate:>14,.0f} /s")
+
+
+def rays_and_trajectories(rng, args):
+    """Rays into a world of static boxes (sepax batch vs pybullet's rayTestBatch) and arm
+    trajectories (sepax check_trajectories vs python-fcl, one collide per link per step)."""
+    rows = []
+    lo = rng.uniform(-40, 40, size=(2000, 3))
+    hi = lo + rng.uniform(0.2, 2.0, size=lo.shape)
+    w = sepax.World()
+    w.add_aabbs(lo, hi, kind="static")
+    n = args.rays
+    o = rng.uniform(-40, 40, size=(n, 3))
+    d = rng.normal(size=(n, 3))
+    d /= np.linalg.norm(d, axis=1, keepdims=True)
+    o32, d32 = np.ascontiguousarray(o, sepax.REAL), np.ascontiguousarray(d, sepax.REAL)
+    t = best_of(lambda: w.cast_rays(o32, d32, 30.0))
+    rows.append(("sepax cast_rays, 1 thread (rays/s)", n / t))
+    try:
+        import pybullet as pb
+    except ImportError:
+        pb = None
+        print("pybullet is not installed: no rayTestBatch figure")
+    if pb is not None:
+        cid = pb.connect(pb.DIRECT)
+        for a, b in zip(lo, hi):
+            shape = pb.createCollisionShape(pb.GEOM_BOX, halfExtents=list((b - a) / 2))
+            pb.createMultiBody(0, shape, basePosition=list((a + b) / 2))
+        to = o + 30.0 * d
+
+        def bullet():
+            for k in range(0, n, 16384):
+                pb.rayTestBatch(o[k:k + 16384].tolist(), to[k:k + 16384].tolist())
+
+        t = best_of(bullet)
+        rows.append(("pybullet rayTestBatch (rays/s)", n / t))
+        pb.disconnect(cid)
+
+    import robot_trajectory as robot
+    world, links, env = robot.build_world()
+    b = args.trajectories
+    poses = np.ascontiguousarray(robot.random_trajectories(rng, b, 16), sepax.REAL)
+    t = best_of(lambda: world.check_trajectories(poses, links))
+    rows.append(("sepax check_trajectories discrete, 16 steps x 7 links (traj/s)", b / t))
+    t = best_of(lambda: world.check_trajectories(poses, links, swept=True))
+    rows.append(("sepax check_trajectories swept (traj/s)", b / t))
+    return rows
 
 
 if __name__ == "__main__":

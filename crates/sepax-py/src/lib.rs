@@ -13,7 +13,10 @@
 mod arrays;
 mod files;
 mod pairs;
+mod queries;
 mod shapes;
+mod snapshot;
+mod trajectory;
 mod world;
 
 use pyo3::prelude::*;
@@ -35,5 +38,13 @@ fn _sepax(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(files::read_scene, m)?)?;
     m.add_function(wrap_pyfunction!(files::load_mesh, m)?)?;
     m.add_function(wrap_pyfunction!(files::fit_obb, m)?)?;
+    m.add_function(wrap_pyfunction!(queries::cast_rays, m)?)?;
+    m.add_function(wrap_pyfunction!(queries::overlap, m)?)?;
+    m.add_function(wrap_pyfunction!(queries::cast_shapes, m)?)?;
+    m.add_function(wrap_pyfunction!(queries::closest_colliders, m)?)?;
+    m.add_function(wrap_pyfunction!(queries::closest_to_shapes, m)?)?;
+    m.add_function(wrap_pyfunction!(trajectory::check_trajectories, m)?)?;
+    m.add_function(wrap_pyfunction!(snapshot::to_scene, m)?)?;
+    m.add_function(wrap_pyfunction!(snapshot::from_scene, m)?)?;
     Ok(())
 }

@@ -1,14 +1,16 @@
 //! `World`: sepax-world's `World` with batch edits from arrays. The Python class `sepax.World`
 //! wraps this one (broadcasting the keyword arguments and shaping the events).
 
+use std::collections::BTreeMap;
+
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use sepax_shapes::math::{Isometry3, Real};
 use sepax_world::{
-    ColliderDesc, ColliderId, Events, Filter, Kind, OwnerId, PairPolicy, RayonExecutor, Report,
-    Serial, World, WorldConfig, NO_MANIFOLD,
+    ColliderDesc, ColliderId, Events, Executor, Filter, Kind, OwnerId, PairPolicy, RayonExecutor,
+    Report, Serial, World, WorldConfig, NO_MANIFOLD,
 };
 
 use crate::arrays::{
@@ -31,10 +33,81 @@ pub struct Options<'py> {
 /// A collision world (see `sepax.World`).
 #[pyclass(module = "sepax._sepax", name = "World")]
 pub struct PyWorld {
-    world: World,
-    /// The rayon pool of the last `update(threads != 1)` and the count it was asked for, kept
+    pub(crate) world: World,
+    /// The rayon pool of the last call with `threads != 1` and the count it was asked for, kept
     /// for the next.
     pool: Option<(usize, RayonExecutor)>,
+    /// The explicit pair entries set through `allow_pairs` (smaller id first), which a
+    /// snapshot writes (the world keeps them per collider without a listing).
+    pub(crate) entries: BTreeMap<(u64, u64), bool>,
+}
+
+/// The executor of one call: the calling thread, or the world's rayon pool.
+pub(crate) enum Exec<'a> {
+    Serial,
+    Pool(&'a RayonExecutor),
+}
+
+impl Executor for Exec<'_> {
+    fn run(&self, count: usize, job: &(dyn Fn(usize) + Sync)) {
+        match self {
+            Exec::Serial => Serial.run(count, job),
+            Exec::Pool(p) => p.run(count, job),
+        }
+    }
+}
+
+/// Inputs per job of [`chunked`] (fixed, so the split never depends on the thread count).
+const CHUNK: usize = 64;
+
+/// `f(i)` for `i` in `0..n` on `exec`, `CHUNK` inputs per job, results in input order; the
+/// first error in input order wins.
+pub(crate) fn chunked<T: Send, E: Send>(
+    exec: &impl Executor,
+    n: usize,
+    f: impl Fn(usize) -> Result<T, E> + Sync,
+) -> Result<Vec<T>, E> {
+    use std::sync::Mutex;
+    let jobs = n.div_ceil(CHUNK);
+    let slots: Vec<Mutex<Vec<Result<T, E>>>> = (0..jobs).map(|_| Mutex::new(Vec::new())).collect();
+    exec.run(jobs, &|j| {
+        let part: Vec<_> = (j * CHUNK..n.min((j + 1) * CHUNK)).map(&f).collect();
+        *slots[j].lock().unwrap_or_else(|e| e.into_inner()) = part;
+    });
+    slots
+        .into_iter()
+        .flat_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect()
+}
+
+impl PyWorld {
+    /// A world restored by a snapshot with its explicit pair entries.
+    pub(crate) fn from_parts(world: World, entries: BTreeMap<(u64, u64), bool>) -> Self {
+        Self {
+            world,
+            pool: None,
+            entries,
+        }
+    }
+
+    /// Makes (or keeps) the pool for `threads` (1: none needed; 0: one thread per core).
+    pub(crate) fn ensure_pool(&mut self, threads: usize) -> PyResult<()> {
+        if threads != 1 && self.pool.as_ref().is_none_or(|(t, _)| *t != threads) {
+            let pool = RayonExecutor::new(threads)
+                .map_err(|e| PyRuntimeError::new_err(format!("thread pool: {e}")))?;
+            self.pool = Some((threads, pool));
+        }
+        Ok(())
+    }
+
+    /// The world and the executor for `threads` (after [`PyWorld::ensure_pool`]).
+    pub(crate) fn parts(&self, threads: usize) -> (&World, Exec<'_>) {
+        let exec = match &self.pool {
+            Some((_, p)) if threads != 1 => Exec::Pool(p),
+            _ => Exec::Serial,
+        };
+        (&self.world, exec)
+    }
 }
 
 fn parse_kind(kind: &str) -> PyResult<Kind> {
@@ -174,7 +247,7 @@ impl PyWorld {
             config.policy = PairPolicy::AllPairs;
         }
         let world = World::with_config(config).map_err(|e| value_error(e.to_string()))?;
-        Ok(Self { world, pool: None })
+        Ok(Self::from_parts(world, BTreeMap::new()))
     }
 
     /// Inserts `shapes` (local frames) placed at `positions (N, 3)` with `rotations (N, 4)`
@@ -300,11 +373,15 @@ impl PyWorld {
                 w[0].to_bits()
             )));
         }
-        for id in ids {
+        for &id in &ids {
             self.world
                 .remove(id)
                 .map_err(|e| value_error(e.to_string()))?;
         }
+        // The world drops a removed collider's pair entries; so does the listing.
+        let gone: std::collections::BTreeSet<u64> = ids.iter().map(|id| id.to_bits()).collect();
+        self.entries
+            .retain(|(a, b), _| !gone.contains(a) && !gone.contains(b));
         Ok(())
     }
 
@@ -339,6 +416,12 @@ impl PyWorld {
                 None => self.world.reset_pair(a[i], b[i]),
             };
             r.map_err(|e| value_error(e.to_string()))?;
+            let (x, y) = (a[i].to_bits(), b[i].to_bits());
+            let key = (x.min(y), x.max(y));
+            match allowed {
+                Some(v) => self.entries.insert(key, v[i]),
+                None => self.entries.remove(&key),
+            };
         }
         Ok(())
     }
@@ -348,11 +431,7 @@ impl PyWorld {
     /// arrays. The output is the same bit for bit for any thread count.
     #[pyo3(signature = (threads = 1))]
     fn update<'py>(&mut self, py: Python<'py>, threads: usize) -> PyResult<Bound<'py, PyTuple>> {
-        if threads != 1 && self.pool.as_ref().is_none_or(|(t, _)| *t != threads) {
-            let pool = RayonExecutor::new(threads)
-                .map_err(|e| PyRuntimeError::new_err(format!("thread pool: {e}")))?;
-            self.pool = Some((threads, pool));
-        }
+        self.ensure_pool(threads)?;
         let (world, pool) = (&mut self.world, &self.pool);
         py.detach(|| match pool {
             Some((_, p)) if threads != 1 => {

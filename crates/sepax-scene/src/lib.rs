@@ -12,6 +12,6 @@ pub mod svg;
 mod write;
 
 pub use error::SceneError;
-pub use model::{Frame, Placements, Scene, SceneShape};
+pub use model::{Frame, Placements, Scene, SceneShape, SceneWorld};
 pub use read::{read_scene, read_scene_file, MAX_FRAME_SHAPES, SIZE_TOLERANCE};
 pub use write::write_scene;

@@ -1,7 +1,9 @@
 //! The in-memory scene: validated shapes with their ids, the optional pair filter, and the
 //! optional frames (later placements of the shapes that move).
 
+use sepax_shapes::math::Real;
 use sepax_shapes::Shape;
+use sepax_world::ColliderDesc;
 
 /// One shape of a scene: its id (unique in the scene), the validated shape, and the optional
 /// collision layer and mask of the file.
@@ -15,6 +17,18 @@ pub struct SceneShape {
     pub layer: Option<u32>,
     /// Optional collision mask (bit set).
     pub mask: Option<u32>,
+    /// Version 2: the shape as a world collider (its local shape, pose, kind, filter, user
+    /// value, flags). When present, `shape` is the local shape placed by the pose.
+    pub collider: Option<ColliderDesc>,
+}
+
+/// Version 2: the world settings of a scene (`world` in the file).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SceneWorld {
+    /// Test static–static pairs too.
+    pub all_pairs: bool,
+    /// The speculative contact margin (`>= 0`).
+    pub margin: Real,
 }
 
 /// One entry of the file's `frames`: the new placements of the shapes that move in it.
@@ -38,6 +52,20 @@ pub struct Scene {
     pub pairs: Option<Vec<(usize, usize)>>,
     /// Frames 1, 2, ... (empty when the file has no `frames`).
     pub frames: Vec<Frame>,
+    /// Version 2: explicit pair entries of the world (`allowed`): `(a, b, may collide)` as
+    /// indices into `shapes`, in file order.
+    pub allowed: Vec<(usize, usize, bool)>,
+    /// Version 2: the world settings (`world`), when the file has them.
+    pub world: Option<SceneWorld>,
+}
+
+impl Scene {
+    /// Whether the scene uses a version-2 field (and so is written as version 2).
+    pub fn is_version2(&self) -> bool {
+        self.world.is_some()
+            || !self.allowed.is_empty()
+            || self.shapes.iter().any(|s| s.collider.is_some())
+    }
 }
 
 impl Scene {

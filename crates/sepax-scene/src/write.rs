@@ -1,4 +1,4 @@
-//! Writing scenes in the version-1 format, so that reading the text back gives the same scene
+//! Writing scenes in the version-1 format (version 2 when a scene has collider attributes), so that reading the text back gives the same scene
 //! exactly: AABBs as `min`/`max` (their stored form), OBBs as `center`, `half_extents` and `axes`
 //! (rows are the stored axes), and every number in the shortest decimal form that rounds back to
 //! the same `Real`.
@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::Shape;
+use sepax_world::{ColliderDesc, Kind, Report};
 
 use crate::model::Frame;
 use crate::Scene;
@@ -18,53 +19,29 @@ use crate::Scene;
 /// fails instead of silently dropping it.
 pub fn write_scene(scene: &Scene) -> String {
     let mut out = String::with_capacity(64 + 160 * scene.shapes.len());
-    out.push_str("{\n  \"version\": 1,\n  \"shapes\": [");
+    let version = if scene.is_version2() { 2 } else { 1 };
+    let _ = write!(out, "{{\n  \"version\": {version},");
+    if let Some(w) = &scene.world {
+        let _ = write!(out, "\n  \"world\": {{\"all_pairs\": {}", w.all_pairs);
+        push_number_field(&mut out, "margin", w.margin);
+        out.push_str("},");
+    }
+    out.push_str("\n  \"shapes\": [");
     for (i, s) in scene.shapes.iter().enumerate() {
         out.push_str(if i == 0 { "\n    {" } else { ",\n    {" });
         out.push_str("\"id\": ");
         push_string(&mut out, &s.id);
-        match &s.shape {
-            Shape::Aabb(b) => {
-                out.push_str(", \"type\": \"aabb\"");
-                push_point(&mut out, "min", &b.min());
-                push_point(&mut out, "max", &b.max());
-            }
-            Shape::Obb(b) => {
-                out.push_str(", \"type\": \"obb\"");
-                push_point(&mut out, "center", &b.center());
-                push_vector(&mut out, "half_extents", &b.half_extents());
-                out.push_str(", \"axes\": [");
-                for k in 0..3 {
-                    if k > 0 {
-                        out.push_str(", ");
-                    }
-                    push_triple(&mut out, &b.axis(k));
-                }
-                out.push(']');
-            }
-            Shape::Sphere(s) => {
-                out.push_str(", \"type\": \"sphere\"");
-                push_point(&mut out, "center", &s.center());
-                push_number_field(&mut out, "radius", s.radius());
-            }
-            Shape::Capsule(c) => {
-                out.push_str(", \"type\": \"capsule\"");
-                push_point(&mut out, "p0", &c.p0());
-                push_point(&mut out, "p1", &c.p1());
-                push_number_field(&mut out, "radius", c.radius());
-            }
-            Shape::Triangle(t) => {
-                out.push_str(", \"type\": \"triangle\"");
-                push_point(&mut out, "a", &t.a());
-                push_point(&mut out, "b", &t.b());
-                push_point(&mut out, "c", &t.c());
-            }
-        }
+        // A collider's fields are its local shape; `shape` is that shape placed.
+        let local = s.collider.as_ref().map_or(&s.shape, |c| &c.shape);
+        push_shape(&mut out, local);
         if let Some(layer) = s.layer {
             let _ = write!(out, ", \"layer\": {layer}");
         }
         if let Some(mask) = s.mask {
             let _ = write!(out, ", \"mask\": {mask}");
+        }
+        if let Some(c) = &s.collider {
+            push_collider(&mut out, c);
         }
         out.push('}');
     }
@@ -94,8 +71,100 @@ pub fn write_scene(scene: &Scene) -> String {
         }
         out.push_str("\n  ]");
     }
+    if !scene.allowed.is_empty() {
+        out.push_str(",\n  \"allowed\": [");
+        for (i, &(a, b, allowed)) in scene.allowed.iter().enumerate() {
+            out.push_str(if i == 0 { "\n    [" } else { ",\n    [" });
+            push_id_of(&mut out, scene, a);
+            out.push_str(", ");
+            push_id_of(&mut out, scene, b);
+            let _ = write!(out, ", {allowed}]");
+        }
+        out.push_str("\n  ]");
+    }
     out.push_str("\n}\n");
     out
+}
+
+/// A shape's type and fields (`, "type": ..., ...`).
+fn push_shape(out: &mut String, shape: &Shape) {
+    match shape {
+        Shape::Aabb(b) => {
+            out.push_str(", \"type\": \"aabb\"");
+            push_point(out, "min", &b.min());
+            push_point(out, "max", &b.max());
+        }
+        Shape::Obb(b) => {
+            out.push_str(", \"type\": \"obb\"");
+            push_point(out, "center", &b.center());
+            push_vector(out, "half_extents", &b.half_extents());
+            out.push_str(", \"axes\": [");
+            for k in 0..3 {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                push_triple(out, &b.axis(k));
+            }
+            out.push(']');
+        }
+        Shape::Sphere(s) => {
+            out.push_str(", \"type\": \"sphere\"");
+            push_point(out, "center", &s.center());
+            push_number_field(out, "radius", s.radius());
+        }
+        Shape::Capsule(c) => {
+            out.push_str(", \"type\": \"capsule\"");
+            push_point(out, "p0", &c.p0());
+            push_point(out, "p1", &c.p1());
+            push_number_field(out, "radius", c.radius());
+        }
+        Shape::Triangle(t) => {
+            out.push_str(", \"type\": \"triangle\"");
+            push_point(out, "a", &t.a());
+            push_point(out, "b", &t.b());
+            push_point(out, "c", &t.c());
+        }
+    }
+}
+
+/// A version-2 `collider` object: the pose (position and the stored quaternion, exactly) and
+/// every attribute.
+fn push_collider(out: &mut String, c: &ColliderDesc) {
+    let t = c.pose.translation.vector;
+    let q = c.pose.rotation.quaternion();
+    out.push_str(", \"collider\": {\"position\": ");
+    push_triple(out, &t);
+    out.push_str(", \"rotation\": [");
+    for (k, x) in [q.w, q.i, q.j, q.k].into_iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        push_number(out, x);
+    }
+    let kind = match c.kind {
+        Kind::Static => "static",
+        Kind::Kinematic => "kinematic",
+        Kind::Dynamic => "dynamic",
+    };
+    let report = match c.report {
+        Report::BeginEnd => "begin_end",
+        Report::Persist => "persist",
+        Report::Manifolds => "manifolds",
+    };
+    let f = &c.filter;
+    let _ = write!(
+        out,
+        "], \"kind\": \"{kind}\", \"membership\": {}, \"mask\": {}, \"group\": {}",
+        f.membership, f.mask, f.group
+    );
+    if let Some(owner) = f.owner {
+        let _ = write!(out, ", \"owner\": {}", owner.0);
+    }
+    let _ = write!(
+        out,
+        ", \"user\": {}, \"sensor\": {}, \"enabled\": {}, \"report\": \"{report}\", \"ccd\": {}}}",
+        c.user, c.sensor, c.enabled, c.ccd
+    );
 }
 
 /// One frame on one line: `{"poses": {id: placement, ...}}`, each placement in the fields the

@@ -57,14 +57,14 @@ const CASES: &[(&str, Option<(&str, usize)>, &str)] = &[
         r##"top level: field "shapes": expected an array of shape objects, found {}"##,
     ),
     (
-        r##"{"version": 2, "shapes": []}"##,
-        Some((r##"2"##, 0)),
-        r##"top level: field "version": expected 1 (the only version this reader knows), found 2"##,
+        r##"{"version": 3, "shapes": []}"##,
+        Some((r##"3"##, 0)),
+        r##"top level: field "version": expected 1 or 2 (the versions this reader knows), found 3"##,
     ),
     (
         r##"{"version": "1", "shapes": []}"##,
         Some((r##""1""##, 0)),
-        r##"top level: field "version": expected 1 (the only version this reader knows), found "1""##,
+        r##"top level: field "version": expected 1 or 2 (the versions this reader knows), found "1""##,
     ),
     (
         r##"{"shapes": [], "shapes": []}"##,
@@ -74,7 +74,7 @@ const CASES: &[(&str, Option<(&str, usize)>, &str)] = &[
     (
         r##"{"shapes": [], "colour": 1}"##,
         Some((r##"1"##, 0)),
-        r##"top level: field "colour": expected one of "version", "shapes", "pairs", "frames", found an unknown field"##,
+        r##"top level: field "colour": expected one of "version", "shapes", "pairs", "frames", "allowed", "world", found an unknown field"##,
     ),
     (
         r##"{"shapes": [5]}"##,

@@ -104,6 +104,7 @@ fn scene() -> impl Strategy<Value = Scene> {
                     shape,
                     layer,
                     mask,
+                    collider: None,
                 })
                 .collect();
             let n = shapes.len();
@@ -132,6 +133,7 @@ fn scene() -> impl Strategy<Value = Scene> {
                 shapes,
                 pairs,
                 frames,
+                ..Scene::default()
             }
         })
 }

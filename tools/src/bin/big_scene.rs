@@ -128,6 +128,7 @@ fn generate(count: usize) -> Result<Scene, sepax_shapes::ShapeError> {
             shape,
             layer: (i % 7 == 0).then_some(1 << (i % 32)),
             mask: (i % 11 == 0).then_some(u32::MAX),
+            collider: None,
         });
     }
     let pairs = (0..count / 10)
@@ -148,5 +149,6 @@ fn generate(count: usize) -> Result<Scene, sepax_shapes::ShapeError> {
         shapes,
         pairs: Some(pairs),
         frames: Vec::new(),
+        ..Scene::default()
     })
 }

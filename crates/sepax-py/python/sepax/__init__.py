@@ -17,10 +17,12 @@ import numpy as np
 from . import _sepax
 from ._sepax import PRECISION, Shapes
 from ._arrays import REAL, reals
+from ._queries import TrajectoryReport
 from ._world import EVENT_DTYPE, Contacts, Events, World
 
 __all__ = [
     "PRECISION", "REAL", "EVENT_DTYPE", "Shapes", "World", "Events", "Contacts",
+    "TrajectoryReport",
     "boxes", "spheres", "capsules", "aabbs", "triangles",
     "intersects", "classify", "contact", "distance",
     "read_scene", "load_mesh", "fit_obb",

@@ -150,3 +150,90 @@ class World:
     @property
     def update_count(self) -> int: ...
     def __len__(self) -> int: ...
+    # -- batch queries (see sepax._queries): filter arguments of every query
+    def cast_rays(self, origins: ArrayLike, directions: ArrayLike, max_t: Union[float, ArrayLike] = ..., *,
+                  filter: Optional[QueryFilterData] = None, kinds: Optional[Kinds] = None,
+                  exclude: Optional[int] = None, as_collider: Optional[int] = None,
+                  threads: int = 1) -> RayHits: ...
+    def overlap(self, shapes: Shapes, positions: Optional[ArrayLike] = None,
+                rotations: Optional[ArrayLike] = None, *,
+                filter: Optional[QueryFilterData] = None, kinds: Optional[Kinds] = None,
+                exclude: Optional[int] = None, as_collider: Optional[int] = None,
+                threads: int = 1) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]: ...
+    def cast_shapes(self, shapes: Shapes, velocities: ArrayLike, max_time: Union[float, ArrayLike] = 1.0,
+                    positions: Optional[ArrayLike] = None, rotations: Optional[ArrayLike] = None, *,
+                    filter: Optional[QueryFilterData] = None, kinds: Optional[Kinds] = None,
+                    exclude: Optional[int] = None, as_collider: Optional[int] = None,
+                    threads: int = 1) -> ShapeCastHits: ...
+    def closest_colliders(self, points: ArrayLike, max_distance: float = ..., *,
+                          filter: Optional[QueryFilterData] = None, kinds: Optional[Kinds] = None,
+                          exclude: Optional[int] = None, as_collider: Optional[int] = None,
+                          threads: int = 1) -> PointHits: ...
+    def closest_to_shapes(self, shapes: Shapes, positions: Optional[ArrayLike] = None,
+                          rotations: Optional[ArrayLike] = None, max_distance: float = ..., *,
+                          filter: Optional[QueryFilterData] = None, kinds: Optional[Kinds] = None,
+                          exclude: Optional[int] = None, as_collider: Optional[int] = None,
+                          threads: int = 1) -> ShapeDistanceHits: ...
+    def check_trajectories(self, poses: ArrayLike, movers: Ids, *, swept: bool = False,
+                           first_hit: bool = True, min_distance: Optional[float] = None,
+                           threads: int = 1) -> TrajectoryReport: ...
+    # -- snapshots (pickle goes through these)
+    def to_scene_json(self) -> str: ...
+    @classmethod
+    def from_scene_json(cls, text: str) -> World: ...
+
+Kinds = Union[Literal["static", "kinematic", "dynamic", "moving", "all"],
+              Sequence[Literal["static", "kinematic", "dynamic", "moving", "all"]]]
+
+class QueryFilterData(TypedDict, total=False):
+    membership: int
+    mask: int
+    group: int
+    owner: Optional[int]
+
+class RayHits(TypedDict):
+    hit: npt.NDArray[np.bool_]
+    t: npt.NDArray[np.floating[Any]]
+    id: npt.NDArray[np.uint64]
+    point: npt.NDArray[np.floating[Any]]
+    normal: npt.NDArray[np.floating[Any]]
+
+class ShapeCastHits(TypedDict):
+    hit: npt.NDArray[np.bool_]
+    time: npt.NDArray[np.floating[Any]]
+    id: npt.NDArray[np.uint64]
+    point: npt.NDArray[np.floating[Any]]
+    normal: npt.NDArray[np.floating[Any]]
+    depth: npt.NDArray[np.floating[Any]]
+    status: npt.NDArray[np.uint8]
+
+class PointHits(TypedDict):
+    hit: npt.NDArray[np.bool_]
+    distance: npt.NDArray[np.floating[Any]]
+    id: npt.NDArray[np.uint64]
+    point: npt.NDArray[np.floating[Any]]
+
+class ShapeDistanceHits(TypedDict):
+    hit: npt.NDArray[np.bool_]
+    distance: npt.NDArray[np.floating[Any]]
+    id: npt.NDArray[np.uint64]
+    point_query: npt.NDArray[np.floating[Any]]
+    point_collider: npt.NDArray[np.floating[Any]]
+    normal: npt.NDArray[np.floating[Any]]
+
+class TrajectoryReport:
+    first_step: npt.NDArray[np.int64]
+    pair: npt.NDArray[np.uint64]
+    t: npt.NDArray[np.floating[Any]]
+    # With min_distance:
+    distance: npt.NDArray[np.floating[Any]]
+    distance_step: npt.NDArray[np.int64]
+    distance_pair: npt.NDArray[np.uint64]
+    # With first_hit=False:
+    hits_offsets: npt.NDArray[np.int64]
+    hits_step: npt.NDArray[np.int64]
+    hits_pair: npt.NDArray[np.uint64]
+    hits_t: npt.NDArray[np.floating[Any]]
+    @property
+    def colliding(self) -> npt.NDArray[np.bool_]: ...
+    def __len__(self) -> int: ...

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _sepax
 from ._arrays import REAL, ids_array, ints, reals
+from ._queries import _Queries
 
 #: One pair event: the pair's ids (smaller first), their user values, the flags
 #: (``FLAG_SENSOR`` 1, ``FLAG_REMOVED`` 2, ``FLAG_FILTERED`` 4) and the index of the pair's
@@ -73,7 +74,12 @@ class Events:
                 f"end={len(self.end)}, contacts={len(self.contacts)})")
 
 
-class World:
+def _restore(text):
+    """Unpickles a ``World`` (see ``World.__reduce__``)."""
+    return World.from_scene_json(text)
+
+
+class World(_Queries):
     """A collision world (sepax-world): colliders with stable ids (``uint64``: generation << 32 |
     slot), one filter, and ``update()`` reporting begin / persist / end events, the same bit for
     bit for any thread count.
@@ -86,6 +92,10 @@ class World:
     sets), ``group`` (int32: same negative never collides, same positive always), ``owner``
     (None or ids: one owner's colliders never collide), ``user`` (carried in the events),
     ``report`` (``"begin_end"``, ``"persist"``, ``"manifolds"``), ``sensor``.
+
+    Batch queries (``cast_rays``, ``overlap``, ``cast_shapes``, ``closest_colliders``,
+    ``closest_to_shapes``) and ``check_trajectories`` run on the world as it is (no update
+    needed). A World pickles through the scene format (version 2, ``to_scene_json``).
     """
 
     def __init__(self, *, all_pairs: bool = False, margin: float = 0.0):
@@ -215,9 +225,22 @@ class World:
         return (f"World({len(self)} colliders, {self.update_count} updates, "
                 f"all_pairs={self._all_pairs}, margin={self._margin})")
 
+    # -- snapshots ---------------------------------------------------------------------------
+    def to_scene_json(self) -> str:
+        """The world as a version-2 scene text (``docs/scene-format.md``): every collider (its
+        local shape, pose, kind, filter, user value, report, flags) under its id, the explicit
+        pair entries and the settings. Not the contact state of the last update: a world read
+        back reports its touching pairs as ``begin`` at its first update."""
+        return _sepax.to_scene(self._w)
+
+    @classmethod
+    def from_scene_json(cls, text: str) -> "World":
+        """The world of a ``to_scene_json`` text, every collider under its old id."""
+        w = cls.__new__(cls)
+        w._w, all_pairs, margin = _sepax.from_scene(str(text))
+        w._all_pairs, w._margin = bool(all_pairs), float(margin)
+        return w
+
     def __reduce__(self):
-        raise TypeError(
-            "sepax.World cannot be pickled yet: the scene format has no collider kind, owner, "
-            "group, user value, 64-bit layers, report mode, sensor flag, explicit pair entries "
-            "or local shape / pose split, and collider ids (slot generations) cannot be "
-            "restored")
+        # Through the scene format, so that a world travels to worker processes.
+        return (_restore, (self.to_scene_json(),))

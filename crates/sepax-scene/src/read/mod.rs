@@ -1,4 +1,4 @@
-//! Reading version-1 scene files (with the optional `frames`) (`docs/scene-format.md`) with strict validation.
+//! Reading scene files of versions 1 and 2 (`docs/scene-format.md`) with strict validation.
 //!
 //! Three steps: serde_json checks the whole text for syntax (syntax errors get its line and
 //! column); the top-level object and then each shape are walked one level at a time as borrowed
@@ -6,6 +6,7 @@
 //! shapes; each field is then read from its own text (numbers rounded once, correctly, to
 //! `Real`) and each shape built with the checked constructors of `sepax-shapes`.
 
+mod collider;
 mod frame;
 mod number;
 mod raw;
@@ -23,10 +24,11 @@ use self::raw::{each_element, each_field, exactly, kind, string, Kind, Source};
 use crate::error::{excerpt, quote, Place, SceneError};
 use crate::{Scene, SceneShape};
 
-/// The scene format version this reader implements.
-const VERSION: &str = "1";
+/// The scene format versions this reader implements: 1, and 2 (version 1 with the world's
+/// collider attributes: `collider` on shapes, `allowed` and `world` at the top level).
+const VERSIONS: [&str; 2] = ["1", "2"];
 
-/// Reads a scene from the JSON text of a version-1 scene file.
+/// Reads a scene from the JSON text of a scene file (version 1 or 2).
 ///
 /// Every problem is an error (never a panic) whose one-line message gives the line and column,
 /// the shape (index from 0 and id) or pair, the field, what was expected and what was found.
@@ -93,6 +95,8 @@ fn read_root(src: &Source<'_>, root: &RawValue) -> Result<Scene, SceneError> {
     let mut shapes = None;
     let mut pairs = None;
     let mut frames = None;
+    let mut allowed = None;
+    let mut world = None;
     let mut repeated: Option<(Cow<'_, str>, &RawValue)> = None;
     let mut unknown: Option<(Cow<'_, str>, &RawValue)> = None;
     each_field(src, root, |key, value| {
@@ -101,6 +105,8 @@ fn read_root(src: &Source<'_>, root: &RawValue) -> Result<Scene, SceneError> {
             "shapes" => &mut shapes,
             "pairs" => &mut pairs,
             "frames" => &mut frames,
+            "allowed" => &mut allowed,
+            "world" => &mut world,
             _ => {
                 unknown.get_or_insert((key, value));
                 return;
@@ -126,18 +132,32 @@ fn read_root(src: &Source<'_>, root: &RawValue) -> Result<Scene, SceneError> {
             src,
             value,
             Some(&key),
-            "one of \"version\", \"shapes\", \"pairs\", \"frames\"",
+            "one of \"version\", \"shapes\", \"pairs\", \"frames\", \"allowed\", \"world\"",
             "an unknown field",
         ));
     }
+    let mut version2 = false;
     if let Some(v) = version {
-        if kind(v) != Kind::Number || v.get().trim() != VERSION {
+        let text = v.get().trim();
+        if kind(v) != Kind::Number || !VERSIONS.contains(&text) {
             return Err(top_error(
                 src,
                 v,
                 Some("version"),
-                "1 (the only version this reader knows)",
+                "1 or 2 (the versions this reader knows)",
                 excerpt(v.get()),
+            ));
+        }
+        version2 = text == "2";
+    }
+    for (name, raw) in [("allowed", allowed), ("world", world)] {
+        if let (Some(raw), false) = (raw, version2) {
+            return Err(top_error(
+                src,
+                raw,
+                Some(name),
+                "a file of version 2 (\"version\": 2) for this field",
+                "a version-1 file",
             ));
         }
     }
@@ -163,7 +183,7 @@ fn read_root(src: &Source<'_>, root: &RawValue) -> Result<Scene, SceneError> {
     let mut scene_shapes = Vec::new();
     let mut ids: HashMap<Cow<'_, str>, usize> = HashMap::new();
     each_element(src, shapes_raw, |index, raw| {
-        let read = shape::read_shape(src, index, raw)?;
+        let read = shape::read_shape(src, index, raw, version2)?;
         if let Some(&first) = ids.get(&read.id) {
             let (line, column) = src.position(read.id_raw.get());
             return Err(SceneError::Invalid {
@@ -186,6 +206,7 @@ fn read_root(src: &Source<'_>, root: &RawValue) -> Result<Scene, SceneError> {
             shape: read.shape,
             layer: read.layer,
             mask: read.mask,
+            collider: read.collider,
         });
         ids.insert(read.id, index);
         Ok(())
@@ -199,10 +220,20 @@ fn read_root(src: &Source<'_>, root: &RawValue) -> Result<Scene, SceneError> {
         None => Vec::new(),
         Some(raw) => frame::read_frames(src, raw, &ids, &scene_shapes)?,
     };
+    let allowed = match allowed {
+        None => Vec::new(),
+        Some(raw) => collider::read_allowed(src, raw, &ids)?,
+    };
+    let world = match world {
+        None => None,
+        Some(raw) => Some(collider::read_world(src, raw)?),
+    };
     Ok(Scene {
         shapes: scene_shapes,
         pairs,
         frames,
+        allowed,
+        world,
     })
 }
 

@@ -13,7 +13,7 @@ use super::raw::{each_field, kind, string, Kind, Source};
 use crate::error::{excerpt, Place, SceneError};
 
 /// Every field name a shape may have, in the order errors are looked for.
-pub(super) const NAMES: [&str; 16] = [
+pub(super) const NAMES: [&str; 17] = [
     "id",
     "type",
     "min",
@@ -30,6 +30,7 @@ pub(super) const NAMES: [&str; 16] = [
     "c",
     "layer",
     "mask",
+    "collider",
 ];
 pub(super) const ID: usize = 0;
 pub(super) const TYPE: usize = 1;
@@ -47,6 +48,7 @@ pub(super) const B: usize = 12;
 pub(super) const C: usize = 13;
 pub(super) const LAYER: usize = 14;
 pub(super) const MASK: usize = 15;
+pub(super) const COLLIDER: usize = 16;
 
 /// The shape types of version 1 and the fields each may have (besides id, type, layer, mask).
 const TYPES: [(&str, &[usize]); 5] = [
@@ -66,13 +68,17 @@ pub(super) struct ReadShape<'a> {
     pub(super) shape: Shape,
     pub(super) layer: Option<u32>,
     pub(super) mask: Option<u32>,
+    /// Version 2: the shape as a world collider (`shape` is then its local shape placed).
+    pub(super) collider: Option<sepax_world::ColliderDesc>,
 }
 
-/// Reads entry `index` of `shapes`.
+/// Reads entry `index` of `shapes` (`version2`: the file is version 2, which allows
+/// `collider`).
 pub(super) fn read_shape<'a>(
     src: &Source<'_>,
     index: usize,
     raw: &'a RawValue,
+    version2: bool,
 ) -> Result<ReadShape<'a>, SceneError> {
     let mut ctx = Ctx {
         src,
@@ -119,7 +125,9 @@ pub(super) fn read_shape<'a>(
         .and_then(|t| TYPES.iter().position(|(name, _)| *name == t))
         .ok_or_else(|| ctx.error(type_raw, Some("type"), type_list(), excerpt(type_raw.get())))?;
     let (type_name, own) = TYPES[type_index];
-    let allowed = |i: usize| matches!(i, ID | TYPE | LAYER | MASK) || own.contains(&i);
+    let allowed = |i: usize| {
+        matches!(i, ID | TYPE | LAYER | MASK) || (version2 && i == COLLIDER) || own.contains(&i)
+    };
     let field_list = || {
         let names: Vec<String> = NAMES
             .iter()
@@ -135,6 +143,14 @@ pub(super) fn read_shape<'a>(
     };
     if let Some((key, value)) = unknown {
         return Err(ctx.error(value, Some(&key), field_list(), "an unknown field"));
+    }
+    if let (Some(c), false) = (fields[COLLIDER], version2) {
+        return Err(ctx.error(
+            c,
+            Some("collider"),
+            "a file of version 2 (\"version\": 2) for this field",
+            "a version-1 file",
+        ));
     }
     if let Some(i) = (0..NAMES.len()).find(|&i| fields[i].is_some() && !allowed(i)) {
         return Err(ctx.error(
@@ -168,12 +184,20 @@ pub(super) fn read_shape<'a>(
     };
     let layer = ctx.bits(&fields, LAYER)?;
     let mask = ctx.bits(&fields, MASK)?;
+    let (shape, collider) = match fields[COLLIDER] {
+        None => (shape, None),
+        Some(c) => {
+            let (desc, placed) = super::collider::read_collider(src, index, &id, c, shape)?;
+            (placed, Some(desc))
+        }
+    };
     Ok(ReadShape {
         id,
         id_raw,
         shape,
         layer,
         mask,
+        collider,
     })
 }
 
@@ -191,7 +215,7 @@ pub(super) fn collect<'a>(
     raw: &'a RawValue,
 ) -> Result<Collected<'a>, SceneError> {
     let mut out = Collected {
-        fields: [None; 16],
+        fields: [None; 17],
         unknown: None,
         repeated: None,
     };
@@ -223,7 +247,7 @@ pub(super) fn article(type_name: &str) -> String {
     format!("{a} {type_name}")
 }
 
-pub(super) type Fields<'a> = [Option<&'a RawValue>; 16];
+pub(super) type Fields<'a> = [Option<&'a RawValue>; 17];
 
 /// What a message needs to name the shape (or, in a frame, the shape's placement), and the
 /// object whose fields are read.
