@@ -2,7 +2,8 @@
 //! thread CPU time (robust on a shared machine). Run:
 //! `cargo run --release -p sepax-tools --bin frame_profile -- [N] [FRAMES] [STATIC_FRACTION]`
 //! (`SAH_EVERY=K` adds the SAH-quality curve: every K frames, the tree against a fresh binned-SAH
-//! build; both modes print the p50/p99/max frame time).
+//! build; `THREADS=K` runs the pair search on K threads; both modes print the p50/p99/max frame
+//! time).
 #![allow(clippy::unnecessary_cast)]
 
 use sepax_broadphase::bvh::{BvhConfig, DynamicBvh, UpdateMode};
@@ -127,6 +128,27 @@ fn main() {
         pairs.len(),
         bvh.height()
     );
+    // `THREADS=K` (K > 1): the pair search as jobs on K scoped threads
+    // (`update_pairs_chunked`). Thread CPU time then misses the helpers' work: read the wall
+    // times of the distribution line.
+    let threads: usize = std::env::var("THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let pool = move |count: usize, job: &(dyn Fn(usize) + Sync)| {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    job(i);
+                });
+            }
+        });
+    };
     let (mut t_update, mut t_pairs) = (0u64, 0u64);
     let rebuilds0 = bvh.rebuild_count();
     let mut frame_ns = Vec::with_capacity(frames);
@@ -158,7 +180,11 @@ fn main() {
                 .map(|&i| (ids[i], sc.aabb(i), sc.velocity(i))),
         );
         let t1 = cpu_ns();
-        bvh.update_pairs(&mut pairs);
+        if threads > 1 {
+            bvh.update_pairs_chunked(&mut pairs, &pool);
+        } else {
+            bvh.update_pairs(&mut pairs);
+        }
         let t2 = cpu_ns();
         t_update += t1 - t;
         t_pairs += t2 - t1;

@@ -22,8 +22,10 @@
 //! One file per concept: `node` (pool and proxy table), `insert`, `remove`, `refit`, `rotate`,
 //! `rebuild` (binned SAH), `lbvh` (the fast rebuild), `query` (boxes, OBBs, spheres, rays),
 //! `pairs` (self pairs, tree against tree and the incremental [`BroadPhase::update_pairs`]),
-//! `sweep` (the whole-tree pair search) and `validate`.
+//! `sweep` (the whole-tree pair search), `chunks` (the pair search as deterministic jobs on a
+//! caller's threads, [`DynamicBvh::update_pairs_chunked`]) and `validate`.
 
+mod chunks;
 mod insert;
 mod lbvh;
 mod node;
@@ -38,6 +40,8 @@ mod update;
 mod validate;
 pub mod wide;
 
+pub use chunks::{serial, Runner};
+pub use pairs::MOVED_PER_JOB;
 pub use query::{RayStep, Walk};
 pub use wide::WideBvh;
 
@@ -158,6 +162,8 @@ struct Scratch {
     sweep: sweep::SweepScratch,
     /// Slots whose proxy left its fat box in a batch update.
     escaped: Vec<u32>,
+    /// The job buffers of the incremental pair search.
+    chunks: chunks::ChunkBufs,
 }
 
 /// The dynamic AABB tree. See the [module documentation](self).
@@ -302,6 +308,7 @@ impl DynamicBvh {
             + sc.lbvh.memory_bytes()
             + sc.sweep.memory_bytes()
             + sc.escaped.capacity() * size_of::<u32>()
+            + sc.chunks.memory_bytes()
             + self.mirror.memory_bytes()
     }
 

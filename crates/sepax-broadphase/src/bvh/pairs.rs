@@ -1,11 +1,59 @@
 //! Overlapping pairs: within one tree, between two trees, and the incremental pair set of
 //! [`crate::BroadPhase::update_pairs`].
 
-use super::node::{overlaps, Node, NULL};
+use super::chunks::{lock, serial, ChunkBuf, Runner};
+use super::node::{overlaps, Node, Proxy, NULL};
 use super::query::{overlap_walk, NodeStack, SpillStack};
 use super::DynamicBvh;
 use crate::{ProxyId, QueryStats, Visit};
 use sepax_shapes::math::Real;
+
+/// Moved proxies per job of the incremental pair search.
+pub const MOVED_PER_JOB: usize = 128;
+
+/// The pairs of the moved proxy `slot` (skipped when removed) into `b.found`: every leaf whose
+/// box (tight for exact pairs, fat otherwise) overlaps its box, but itself and the moved ones of
+/// smaller slot (their own queries find those pairs).
+fn query_moved(
+    proxies: &[Proxy],
+    nodes: &[Node],
+    root: u32,
+    exact: bool,
+    slot: u32,
+    b: &mut ChunkBuf,
+) {
+    let p = &proxies[slot as usize];
+    if p.node == NULL {
+        return;
+    }
+    // Leaves hold fat boxes, which contain the tight ones: a walk with the tight box reaches
+    // every leaf whose tight box it touches.
+    let mine = if exact { p.tight } else { p.fat };
+    let me = ProxyId {
+        index: slot,
+        generation: p.generation,
+    };
+    let found = &mut b.found;
+    b.stack.clear();
+    overlap_walk(
+        nodes,
+        root,
+        &mut b.stack,
+        |bx| overlaps(bx, &mine),
+        |other| {
+            let q = &proxies[other as usize];
+            if other != slot && !(q.moved && other < slot) && (!exact || overlaps(&q.tight, &mine))
+            {
+                let o = ProxyId {
+                    index: other,
+                    generation: q.generation,
+                };
+                found.push((me.min(o), me.max(o)));
+            }
+            Visit::Continue
+        },
+    );
+}
 
 /// Frames a fast rebuild's layout serves the whole-tree pair search before the next rebuild.
 const FAST_LAYOUT_FRAMES: u32 = 16;
@@ -123,57 +171,51 @@ impl DynamicBvh {
     /// Removed proxies stay flagged in the move buffer until this call, so their pairs drop out.
     /// All buffers are reused: nothing is allocated once their capacities suffice.
     pub(crate) fn update_pairs_impl(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+        self.update_pairs_chunked(out, &serial);
+    }
+
+    /// [`crate::BroadPhase::update_pairs`] with the pair search run as jobs on `run` (see
+    /// [`Runner`]): the same pairs, in the same order, and the same tree whatever the runner
+    /// and however many threads it uses. The jobs are fixed by the tree and the move buffer
+    /// alone: chunks of [`MOVED_PER_JOB`] moved proxies when few moved, and about 256 subtree
+    /// pairs of the whole-tree search when many did; rebuilds and refits stay on the calling
+    /// thread. Allocates nothing once warm.
+    pub fn update_pairs_chunked(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, run: Runner<'_>) {
         let moved = self.moved.len() as Real;
         if self.proxy_count >= 2
             && moved >= self.config.full_rebuild_fraction * self.proxy_count as Real
         {
-            self.full_update_pairs(out);
+            self.full_update_pairs(out, run);
             return;
         }
         self.maybe_rebuild();
         let mut found = core::mem::take(&mut self.scratch.found);
         let mut merged = core::mem::take(&mut self.scratch.merged);
-        let mut stack = core::mem::take(&mut self.scratch.stack);
+        let mut chunks = core::mem::take(&mut self.scratch.chunks);
         found.clear();
         merged.clear();
-        stack.clear();
         // Query in leaf order: after a rebuild, nearby leaves have nearby indices, so successive
         // queries walk mostly the same, cached, nodes. (The order of `found` does not matter: it
         // is sorted below.)
         let proxies = &self.proxies;
         self.moved
             .sort_unstable_by_key(|&s| (proxies[s as usize].node, s));
-        for &slot in &self.moved {
-            let p = &self.proxies[slot as usize];
-            if p.node == NULL {
-                continue;
+        let jobs = self.moved.len().div_ceil(MOVED_PER_JOB);
+        let bufs = chunks.prepare(jobs);
+        let (moved, nodes, root) = (&self.moved, &self.nodes[..], self.root);
+        let exact = self.config.exact_pairs;
+        run(jobs, &|j| {
+            let mut guard = lock(&bufs[j]);
+            let b = &mut *guard;
+            let end = moved.len().min((j + 1) * MOVED_PER_JOB);
+            for &slot in &moved[j * MOVED_PER_JOB..end] {
+                query_moved(proxies, nodes, root, exact, slot, b);
             }
-            let exact = self.config.exact_pairs;
-            // Leaves hold fat boxes, which contain the tight ones: a walk with the tight box
-            // reaches every leaf whose tight box it touches.
-            let mine = if exact { p.tight } else { p.fat };
-            let me = self.handle(slot);
-            overlap_walk(
-                &self.nodes,
-                self.root,
-                &mut stack,
-                |b| overlaps(b, &mine),
-                |other| {
-                    let q = &self.proxies[other as usize];
-                    if other != slot
-                        && !(q.moved && other < slot)
-                        && (!exact || overlaps(&q.tight, &mine))
-                    {
-                        let o = ProxyId {
-                            index: other,
-                            generation: q.generation,
-                        };
-                        found.push((me.min(o), me.max(o)));
-                    }
-                    Visit::Continue
-                },
-            );
+        });
+        for j in 0..jobs {
+            found.extend_from_slice(&chunks.get_mut(j).found);
         }
+        self.scratch.chunks = chunks;
         found.sort_unstable();
         let proxies = &self.proxies;
         let unmoved = |&(a, b): &(ProxyId, ProxyId)| {
@@ -211,14 +253,13 @@ impl DynamicBvh {
         self.moved.clear();
         self.scratch.found = found;
         self.scratch.merged = merged;
-        self.scratch.stack = stack;
         out.clear();
         out.extend_from_slice(&self.pairs);
     }
 
     /// The pair update when many proxies moved: a fast rebuild of the whole tree, then every
     /// pair in one traversal (`sweep.rs`). The move buffer empties; the pair set is replaced.
-    fn full_update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+    fn full_update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, run: Runner<'_>) {
         // Motion is coherent: the curve order of a few frames ago is still a good one, so the
         // rebuild (sort, split, refit of the pool) runs one frame in `FAST_LAYOUT_FRAMES`.
         // The SAH trigger still applies: a layout whose leaves were scattered far is rebuilt.
@@ -240,7 +281,7 @@ impl DynamicBvh {
             self.built_cost = Some(self.current_cost());
         }
         let mut pairs = core::mem::take(&mut self.pairs);
-        self.sweep_pairs(&mut pairs);
+        self.sweep_pairs(&mut pairs, run);
         self.pairs = pairs;
         self.moved.clear();
         out.clear();

@@ -6,6 +6,7 @@
 //! The hierarchy boxes it descends are rebuilt here from the boxes the pairs are defined on (the
 //! tight boxes for exact pairs, so that the descent prunes as early as the pairs allow).
 
+use super::chunks::{lock, ChunkBufs, Runner};
 use super::node::{overlaps, NULL};
 use super::DynamicBvh;
 use crate::ProxyId;
@@ -13,6 +14,10 @@ use sepax_shapes::Aabb;
 
 /// Subtrees of at most this many leaves are tested as runs of boxes.
 const CLUSTER: u32 = 8;
+
+/// The whole-tree search is split into about this many jobs (enough to balance 8 or more
+/// threads; each costs a buffer and a lock).
+const SPLIT: usize = 256;
 
 /// One internal node as the pair search reads it: the box of the leaves below it (tight or
 /// fat, as the pairs are defined), its children (node indices of the fast-rebuild layout: at or
@@ -38,6 +43,8 @@ pub(crate) struct SweepScratch {
     stack: Vec<(u32, u32)>,
     /// Found pairs as `(lower slot << 32) | higher slot`.
     found: Vec<u64>,
+    /// The jobs' buffers.
+    chunks: ChunkBufs,
 }
 
 impl SweepScratch {
@@ -48,6 +55,7 @@ impl SweepScratch {
             + self.leaf_box.capacity() * size_of::<Aabb>()
             + self.stack.capacity() * 8
             + self.found.capacity() * 8
+            + self.chunks.memory_bytes()
     }
 }
 
@@ -80,7 +88,10 @@ impl DynamicBvh {
     ///   otherwise split the one with more leaves, pushing each child that overlaps the other
     /// ```
     /// Boxes are tested before a pair is pushed, so the stack holds only pairs to open.
-    pub(crate) fn sweep_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+    ///
+    /// The search runs as jobs on `run` (`chunks.rs`): the entries pending after a fixed number
+    /// of breadth-first steps, each searched to the end by one job into its own buffer.
+    pub(crate) fn sweep_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, run: Runner<'_>) {
         let mut s = core::mem::take(&mut self.scratch.sweep);
         s.stack.clear();
         s.found.clear();
@@ -115,63 +126,37 @@ impl DynamicBvh {
             s.topology_of = Some(lb.build_id);
         }
         refit(&mut s.nodes, boxes, first_leaf);
-        let sn = &s.nodes;
-        let bx = |i: u32| -> &Aabb {
-            if i >= first_leaf {
-                &boxes[(i - first_leaf) as usize]
-            } else {
-                &sn[i as usize].aabb
-            }
+        let ctx = Sweep {
+            sn: &s.nodes,
+            boxes,
+            order: &lb.order,
+            first_leaf,
         };
-        let span = |i: u32| {
-            if i >= first_leaf {
-                let p = i - first_leaf;
-                (p, p + 1)
-            } else {
-                sn[i as usize].span
-            }
-        };
-        let order = &lb.order;
+        // The split into jobs: breadth-first steps from the root until `SPLIT` entries are
+        // pending (a function of the tree alone), pairs found on the way kept in `found`.
         let (stack, found) = (&mut s.stack, &mut s.found);
         stack.push((0, 0));
-        while let Some((a, b)) = stack.pop() {
-            let (ra, rb) = (span(a), span(b));
-            let (len_a, len_b) = (ra.1 - ra.0, rb.1 - rb.0);
-            if a == b {
-                if len_a <= CLUSTER {
-                    self_run(boxes, order, ra, found);
-                } else {
-                    let [c1, c2] = sn[a as usize].child;
-                    for c in [c2, c1] {
-                        if c < first_leaf {
-                            stack.push((c, c));
-                        }
-                    }
-                    if overlaps(bx(c1), bx(c2)) {
-                        stack.push((c1, c2));
-                    }
-                }
-                continue;
-            }
-            let (small_a, small_b) = (len_a <= CLUSTER, len_b <= CLUSTER);
-            if small_a && small_b {
-                cross_runs(boxes, order, ra, rb, bx(b), found);
-            } else if small_b || (!small_a && len_a >= len_b) {
-                let bb = bx(b);
-                for c in sn[a as usize].child {
-                    if overlaps(bx(c), bb) {
-                        stack.push((c, b));
-                    }
-                }
-            } else {
-                let ba = bx(a);
-                for c in sn[b as usize].child {
-                    if overlaps(ba, bx(c)) {
-                        stack.push((a, c));
-                    }
-                }
-            }
+        let mut head = 0;
+        while head < stack.len() && stack.len() - head < SPLIT {
+            let e = stack[head];
+            head += 1;
+            ctx.step(e, stack, found);
         }
+        let tasks = &stack[head..];
+        let bufs = s.chunks.prepare(tasks.len());
+        run(tasks.len(), &|t| {
+            let mut guard = lock(&bufs[t]);
+            let b = &mut *guard;
+            b.pair_stack.clear();
+            b.pair_stack.push(tasks[t]);
+            while let Some(e) = b.pair_stack.pop() {
+                ctx.step(e, &mut b.pair_stack, &mut b.keys);
+            }
+        });
+        for t in 0..tasks.len() {
+            s.found.extend_from_slice(&s.chunks.get_mut(t).keys);
+        }
+        // Every pair is found once: the sorted keys do not depend on the order the jobs ran in.
         s.found.sort_unstable();
         grow_with_headroom(out, s.found.len());
         out.extend(s.found.iter().map(|&k| {
@@ -179,6 +164,79 @@ impl DynamicBvh {
             (self.handle(a), self.handle(b))
         }));
         self.scratch.sweep = s;
+    }
+}
+
+/// What one step of the pair search reads: the internal nodes, the boxes per sorted position,
+/// the slots per sorted position, and where the leaves start.
+struct Sweep<'a> {
+    sn: &'a [SweepNode],
+    boxes: &'a [Aabb],
+    order: &'a [u32],
+    first_leaf: u32,
+}
+
+impl Sweep<'_> {
+    #[inline(always)]
+    fn bx(&self, i: u32) -> &Aabb {
+        if i >= self.first_leaf {
+            &self.boxes[(i - self.first_leaf) as usize]
+        } else {
+            &self.sn[i as usize].aabb
+        }
+    }
+
+    #[inline(always)]
+    fn span(&self, i: u32) -> (u32, u32) {
+        if i >= self.first_leaf {
+            let p = i - self.first_leaf;
+            (p, p + 1)
+        } else {
+            self.sn[i as usize].span
+        }
+    }
+
+    /// Opens one pending entry (see `DynamicBvh::sweep_pairs`): pairs to `found`, entries
+    /// still to open to `stack`.
+    #[inline]
+    fn step(&self, (a, b): (u32, u32), stack: &mut Vec<(u32, u32)>, found: &mut Vec<u64>) {
+        let (boxes, order, first_leaf, sn) = (self.boxes, self.order, self.first_leaf, self.sn);
+        let (ra, rb) = (self.span(a), self.span(b));
+        let (len_a, len_b) = (ra.1 - ra.0, rb.1 - rb.0);
+        if a == b {
+            if len_a <= CLUSTER {
+                self_run(boxes, order, ra, found);
+            } else {
+                let [c1, c2] = sn[a as usize].child;
+                for c in [c2, c1] {
+                    if c < first_leaf {
+                        stack.push((c, c));
+                    }
+                }
+                if overlaps(self.bx(c1), self.bx(c2)) {
+                    stack.push((c1, c2));
+                }
+            }
+            return;
+        }
+        let (small_a, small_b) = (len_a <= CLUSTER, len_b <= CLUSTER);
+        if small_a && small_b {
+            cross_runs(boxes, order, ra, rb, self.bx(b), found);
+        } else if small_b || (!small_a && len_a >= len_b) {
+            let bb = self.bx(b);
+            for c in sn[a as usize].child {
+                if overlaps(self.bx(c), bb) {
+                    stack.push((c, b));
+                }
+            }
+        } else {
+            let ba = self.bx(a);
+            for c in sn[b as usize].child {
+                if overlaps(ba, self.bx(c)) {
+                    stack.push((a, c));
+                }
+            }
+        }
     }
 }
 

@@ -205,3 +205,32 @@ impl DynamicBvh {
         Ok(())
     }
 }
+
+impl DynamicBvh {
+    /// A hash of the whole structure: the root, every pool node in index order (box bits,
+    /// links, height) and every proxy slot's leaf and generation. Two trees with the same
+    /// fingerprint have, barring hash collisions, the same nodes in the same order: the
+    /// determinism tests compare it across thread counts.
+    pub fn fingerprint(&self) -> u64 {
+        // FNV-1a over 64-bit words: stable across platforms and builds.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |x: u64| {
+            h ^= x;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        };
+        eat(self.root as u64);
+        for n in &self.nodes {
+            for p in [n.aabb.min(), n.aabb.max()] {
+                for k in 0..3 {
+                    eat(p[k].to_bits() as u64);
+                }
+            }
+            eat(((n.parent as u64) << 32) | n.child1 as u64);
+            eat(((n.child2 as u64) << 32) | n.height as u64);
+        }
+        for p in &self.proxies {
+            eat(((p.node as u64) << 32) | p.generation as u64);
+        }
+        h
+    }
+}
