@@ -67,9 +67,13 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             let a1 = V4::new(am[0][1], am[1][1], am[2][1], 0.0);
             let a2 = V4::new(am[0][2], am[1][2], am[2][2], 0.0);
             let col = |v: &[Real; 3]| {
-                axes::dot(
-                    [a0, a1, a2],
-                    [V4::splat(v[0]), V4::splat(v[1]), V4::splat(v[2])],
+                axes::dot3(
+                    a0,
+                    a1,
+                    a2,
+                    V4::splat(v[0]),
+                    V4::splat(v[1]),
+                    V4::splat(v[2]),
                 )
             };
             (
@@ -84,7 +88,14 @@ impl<'f, A: LeanBox, B: LeanBox> Local<'f, A, B> {
             V4::new(rcl[0][2], rcl[1][2], rcl[2][2], 0.0),
         ];
         let tl = t.lanes();
-        let tb = axes::dot([V4::splat(tl[0]), V4::splat(tl[1]), V4::splat(tl[2])], rr);
+        let tb = axes::dot3(
+            V4::splat(tl[0]),
+            V4::splat(tl[1]),
+            V4::splat(tl[2]),
+            rr[0],
+            rr[1],
+            rr[2],
+        );
         let (ah, bh) = (a.half(), b.half());
         let ha = [ah.x, ah.y, ah.z];
         let hb = [bh.x, bh.y, bh.z];
