@@ -22,6 +22,7 @@ impl<B: MovingPhase> World<B> {
         let c = self.prepare(Subject::New { index: 0 }, desc)?;
         let ccd = c.desc.ccd;
         let id = self.colliders.insert(c);
+        self.edited.push(id);
         self.ccd.track(id, ccd);
         self.add_proxy(id);
         Ok(id)
@@ -46,6 +47,7 @@ impl<B: MovingPhase> World<B> {
             let aabb = c.broad_aabb(self.config.contact.margin);
             let ccd = c.desc.ccd;
             let id = self.colliders.insert(c);
+            self.edited.push(id);
             self.ccd.track(id, ccd);
             ids.push(id);
             if enabled {
@@ -130,46 +132,6 @@ impl<B: MovingPhase> World<B> {
         self.set_pose(id, pose)
     }
 
-    /// Moves many colliders: `poses[k]` for `ids[k]`. Everything is checked first; on error
-    /// (naming the collider) nothing moves.
-    pub fn set_poses(&mut self, ids: &[ColliderId], poses: &[Isometry3]) -> Result<(), WorldError> {
-        if ids.len() != poses.len() {
-            return Err(WorldError::LengthMismatch {
-                ids: ids.len(),
-                poses: poses.len(),
-            });
-        }
-        let mut placed = core::mem::take(&mut self.scratch_placed);
-        placed.clear();
-        let mut result = Ok(());
-        for (&id, pose) in ids.iter().zip(poses) {
-            let step = self.get(id).and_then(|c| {
-                let pose = check_pose(Subject::Id(id), pose)?;
-                let (s, b) = place(Subject::Id(id), &c.desc.shape, &pose)?;
-                Ok((pose, s, b))
-            });
-            match step {
-                Ok(p) => placed.push(p),
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        if result.is_ok() {
-            // The moving colliders' proxies move in one batch: the tree repairs itself once.
-            let mut moves = core::mem::take(&mut self.scratch_moves);
-            moves.clear();
-            for (&id, &(pose, shape, aabb)) in ids.iter().zip(&placed) {
-                moves.extend(self.place_collider(id, pose, None, shape, aabb));
-            }
-            self.moving.update_many(&mut moves.drain(..));
-            self.scratch_moves = moves;
-        }
-        self.scratch_placed = placed;
-        result
-    }
-
     /// Replaces a collider's local shape (kept at its pose).
     pub fn set_shape(&mut self, id: ColliderId, shape: Shape) -> Result<(), WorldError> {
         let c = self.get(id)?;
@@ -197,7 +159,7 @@ impl<B: MovingPhase> World<B> {
     /// Writes a collider's new pose and placed shape; a static collider's proxy is updated at
     /// once, a moving one's update (proxy, broad-phase box, displacement) is returned for the
     /// caller to apply (alone, or in a batch with `update_many`).
-    fn place_collider(
+    pub(super) fn place_collider(
         &mut self,
         id: ColliderId,
         pose: Isometry3,
@@ -215,6 +177,9 @@ impl<B: MovingPhase> World<B> {
         }
         c.world_shape = placed;
         c.world_aabb = aabb;
+        if c.changed < epoch {
+            self.edited.push(id);
+        }
         c.changed = epoch;
         let displacement = aabb.center() - old;
         let broad = c.broad_aabb(margin);
@@ -257,6 +222,9 @@ impl<B: MovingPhase> World<B> {
             return Ok(());
         }
         c.desc.enabled = enabled;
+        if c.changed < epoch {
+            self.edited.push(id);
+        }
         c.changed = epoch;
         if enabled {
             self.add_proxy(id);
@@ -288,6 +256,9 @@ impl<B: MovingPhase> World<B> {
         let c = &mut self.colliders[id];
         c.desc.kind = kind;
         // Its proxy changed trees: its pairs are looked for (and tested) again.
+        if c.changed < epoch {
+            self.edited.push(id);
+        }
         c.changed = epoch;
         self.add_proxy(id);
         if is_static {

@@ -6,6 +6,8 @@ mod ccd;
 mod edit;
 mod hash;
 mod narrow;
+mod poses;
+mod sort;
 mod stream;
 mod update;
 
@@ -24,8 +26,8 @@ use crate::phase::MovingPhase;
 use sepax_broadphase::bvh::{BvhConfig, BvhConfigError, DynamicBvh};
 use sepax_broadphase::ProxyId;
 use sepax_narrowphase::contact::{ContactConfig, ContactManifold};
-use sepax_shapes::math::{Isometry3, Real, Vector3};
-use sepax_shapes::{Aabb, Shape};
+use sepax_shapes::math::{Real, Vector3};
+use sepax_shapes::Aabb;
 
 pub(crate) use narrow::{ChunkOut, Work};
 
@@ -79,6 +81,8 @@ pub(crate) struct Removed {
 pub(crate) struct Scratch {
     pub proxy_pairs: Vec<(ProxyId, ProxyId)>,
     pub candidates: Vec<PairKey>,
+    /// The radix sort's second buffer for `candidates`.
+    pub sort_tmp: Vec<PairKey>,
     pub work: Vec<Work>,
     pub chunks: Vec<Mutex<ChunkOut>>,
     pub tested: Vec<Tested>,
@@ -129,6 +133,9 @@ pub struct World<B: MovingPhase = DynamicBvh> {
     /// needed while there are any, even under the default policy).
     pub(crate) forced_static: usize,
     pub(crate) removed: Vec<Removed>,
+    /// The colliders edited since the last update (`changed == epoch`), each once, in edit
+    /// order; removed ones stay listed (and are skipped).
+    pub(crate) edited: Vec<ColliderId>,
     /// The moving-against-static candidates of the last update (overlapping stored boxes),
     /// sorted; only the pairs of colliders edited since are looked for again.
     pub(crate) static_pairs: Vec<PairKey>,
@@ -138,8 +145,8 @@ pub struct World<B: MovingPhase = DynamicBvh> {
     /// The last update's narrow-phase results, sorted by pair.
     pub(crate) tested: Vec<Tested>,
     pub(crate) scratch: Scratch,
-    /// Checked placements of `set_poses`, applied once all are valid.
-    pub(crate) scratch_placed: Vec<(Isometry3, Shape, Aabb)>,
+    /// Checked placements of `set_poses`, one buffer per job, applied once all are valid.
+    pub(crate) scratch_placed: Vec<Mutex<poses::PlaceChunk>>,
     /// The moving proxies' updates of `set_poses`, applied in one batch.
     pub(crate) scratch_moves: Vec<(ProxyId, Aabb, Vector3)>,
     /// Continuous collision: the ccd colliders, their poses at the last update, the sweep.
@@ -177,6 +184,7 @@ impl<B: MovingPhase> World<B> {
             epoch: 0,
             forced_static: 0,
             removed: Vec::new(),
+            edited: Vec::new(),
             static_pairs: Vec::new(),
             static_pairs_valid: false,
             events: Events::default(),

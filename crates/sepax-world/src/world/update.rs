@@ -49,6 +49,7 @@ impl<B: MovingPhase> World<B> {
         stats.moving_tree_depth = self.moving.tree_depth().unwrap_or(0);
         stats.static_tree_depth = self.statics.height();
         self.removed.clear();
+        self.edited.clear();
         self.epoch += 1;
         &self.events
     }
@@ -84,7 +85,7 @@ impl<B: MovingPhase> World<B> {
                     .filter_map(|&(p, q)| key(statics.user(p), statics.user(q))),
             );
         }
-        cands.sort_unstable();
+        super::sort::sort_pairs(cands, &mut self.scratch.sort_tmp);
         self.events.stats.candidates = cands.len();
     }
 
@@ -96,7 +97,8 @@ impl<B: MovingPhase> World<B> {
     fn static_candidates(&mut self) {
         let (moving, statics) = (&self.moving, &self.statics);
         let (colliders, epoch) = (&self.colliders, self.epoch);
-        let edits = colliders.values().filter(|c| c.changed >= epoch).count();
+        let live = |id: &&ColliderId| colliders.contains_key(**id);
+        let edits = self.edited.iter().filter(live).count();
         if 2 * edits > colliders.len() {
             self.static_pairs_valid = false;
         }
@@ -121,7 +123,8 @@ impl<B: MovingPhase> World<B> {
         let edited = |id: ColliderId| colliders.get(id).is_none_or(|c| c.changed >= epoch);
         out.retain(|k| !(edited(k.0) || edited(k.1)));
         let kept = out.len();
-        for (id, c) in colliders.iter().filter(|(_, c)| c.changed >= epoch) {
+        for &id in &self.edited {
+            let Some(c) = colliders.get(id) else { continue };
             let Some(p) = c.proxy else { continue };
             let mine = Some(id.to_bits());
             if c.desc.kind == Kind::Static {
@@ -228,13 +231,14 @@ impl<B: MovingPhase> World<B> {
         let mut w = self.scratch.work.iter();
         for chunk in &mut self.scratch.chunks[..chunks] {
             let out = chunk.get_mut().unwrap_or_else(|e| e.into_inner());
-            for o in &out.items {
+            // Moved out, not cloned: the chunk is refilled from scratch at the next update.
+            for o in &mut out.items {
                 let work = w.next().expect("one outcome per work item");
                 let mut manifold = NO_MANIFOLD;
                 // A manifold of a pair that does not touch is speculative (within the margin).
-                if let Some(m) = &o.manifold {
+                if let Some(m) = o.manifold.take() {
                     manifold = manifolds.len() as u32;
-                    manifolds.push(m.clone());
+                    manifolds.push(m);
                     if !o.touching {
                         self.events.speculative.push((work.pair, manifold));
                     }
