@@ -10,7 +10,7 @@
 //! the portable ones bit for bit; the tests run both.
 #![allow(unsafe_code)]
 
-use super::query::RayLanes;
+use super::ray_lanes::RayLanes;
 use super::{WideBvh, WIDTH};
 use crate::bvh::RayStep;
 use crate::simd::Avx;
@@ -21,9 +21,9 @@ use sepax_shapes::Ray;
 
 const _: () = assert!(WIDTH == crate::simd::LANES);
 
-/// [`WideBvh::cast_ray`] with AVX (on a non-empty tree).
+/// [`WideBvh::cast_ray`] (`EXACT`) or `cast_ray_candidates` with AVX (on a non-empty tree).
 #[inline]
-pub(crate) fn cast_ray(
+pub(crate) fn cast_ray<const EXACT: bool>(
     token: Avx,
     tree: &WideBvh,
     ray: &Ray,
@@ -31,7 +31,7 @@ pub(crate) fn cast_ray(
 ) -> QueryStats {
     let _ = token;
     // SAFETY: the token proves that the CPU has AVX, the only requirement of `cast_avx`.
-    unsafe { cast_avx(tree, ray, f) }
+    unsafe { cast_avx::<EXACT>(tree, ray, f) }
 }
 
 /// The traversal compiled with AVX enabled.
@@ -39,7 +39,38 @@ pub(crate) fn cast_ray(
 /// # Safety
 /// The CPU must have AVX.
 #[target_feature(enable = "avx")]
-unsafe fn cast_avx(tree: &WideBvh, ray: &Ray, f: impl FnMut(u32, Real) -> RayStep) -> QueryStats {
+unsafe fn cast_avx<const EXACT: bool>(
+    tree: &WideBvh,
+    ray: &Ray,
+    f: impl FnMut(u32, Real) -> RayStep,
+) -> QueryStats {
+    match RayLanes::<V256>::regular(ray) {
+        Some(lanes) => tree.cast_ordered::<V256, true, EXACT>(ray, &lanes, f),
+        None => tree.cast_ordered::<V256, false, EXACT>(ray, &RayLanes::new(ray), f),
+    }
+}
+
+/// TEMPORARY: the old traversal with AVX.
+#[inline]
+pub(crate) fn cast_ray_old(
+    token: Avx,
+    tree: &WideBvh,
+    ray: &Ray,
+    f: impl FnMut(u32, Real) -> RayStep,
+) -> QueryStats {
+    let _ = token;
+    // SAFETY: as `cast_ray`.
+    unsafe { cast_avx_old(tree, ray, f) }
+}
+
+/// # Safety
+/// The CPU must have AVX.
+#[target_feature(enable = "avx")]
+unsafe fn cast_avx_old(
+    tree: &WideBvh,
+    ray: &Ray,
+    f: impl FnMut(u32, Real) -> RayStep,
+) -> QueryStats {
     match RayLanes::<V256>::regular(ray) {
         Some(lanes) => tree.cast::<V256, true>(ray, &lanes, f),
         None => tree.cast::<V256, false>(ray, &RayLanes::new(ray), f),

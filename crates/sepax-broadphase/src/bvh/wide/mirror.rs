@@ -25,7 +25,10 @@
 
 use super::collapse::{collapse, CollapseScratch};
 use super::{WideBvh, PRIM};
-use crate::bvh::DynamicBvh;
+use crate::bvh::{DynamicBvh, RayStep};
+use crate::QueryStats;
+use sepax_shapes::math::Real;
+use sepax_shapes::Ray;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
 
@@ -153,6 +156,38 @@ impl DynamicBvh {
     /// refreshing it at this moment; queries are exact either way).
     pub fn prepare_queries(&self) -> bool {
         self.refresh(self.mirror_key())
+    }
+
+    /// [`DynamicBvh::cast_ray`] naming each proxy by its slot ([`ProxyId::index`]) instead of
+    /// its handle: the same proxies, distances and order, without reading each reported
+    /// proxy's generation (a scattered load per candidate), for callers that keep their own
+    /// per-slot data.
+    ///
+    /// [`ProxyId::index`]: crate::ProxyId::index
+    pub fn cast_ray_slots(&self, ray: &Ray, mut f: impl FnMut(u32, Real) -> RayStep) -> QueryStats {
+        if let Some(m) = self.fresh_mirror() {
+            return m.tree.cast_ray(ray, f);
+        }
+        self.cast_ray_binary(ray, |p, t| f(p.index, t))
+    }
+
+    /// [`WideBvh::cast_ray_candidates`] through the tree's stored boxes, naming proxies by
+    /// slot as [`DynamicBvh::cast_ray_slots`] does: every proxy whose stored box the ray
+    /// enters at `t <= clip` (possibly a few more, passed within rounding), with a lower bound
+    /// of `t`. For callers that test their own exact shapes inside the boxes (a world's
+    /// closest-hit ray).
+    pub fn cast_ray_candidates(
+        &self,
+        ray: &Ray,
+        mut f: impl FnMut(u32, Real) -> RayStep,
+    ) -> QueryStats {
+        if let Some(m) = self.fresh_mirror() {
+            if super::query::old_traversal() {
+                return m.tree.cast_ray(ray, f);
+            }
+            return m.tree.cast_ray_candidates(ray, f);
+        }
+        self.cast_ray_binary(ray, |p, t| f(p.index, t))
     }
 
     /// How many times the wide query mirror was rebuilt (for tests and benchmarks: mutations

@@ -29,7 +29,9 @@
 mod avx;
 mod collapse;
 pub(crate) mod mirror;
+mod ordered;
 mod query;
+mod ray_lanes;
 
 use super::rebuild::{sah_split, Item};
 use super::DynamicBvh;
