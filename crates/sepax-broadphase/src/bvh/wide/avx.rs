@@ -49,30 +49,3 @@ unsafe fn cast_avx<const EXACT: bool>(
         None => tree.cast_ordered::<V256, false, EXACT>(ray, &RayLanes::new(ray), f),
     }
 }
-
-/// TEMPORARY: the old traversal with AVX.
-#[inline]
-pub(crate) fn cast_ray_old(
-    token: Avx,
-    tree: &WideBvh,
-    ray: &Ray,
-    f: impl FnMut(u32, Real) -> RayStep,
-) -> QueryStats {
-    let _ = token;
-    // SAFETY: as `cast_ray`.
-    unsafe { cast_avx_old(tree, ray, f) }
-}
-
-/// # Safety
-/// The CPU must have AVX.
-#[target_feature(enable = "avx")]
-unsafe fn cast_avx_old(
-    tree: &WideBvh,
-    ray: &Ray,
-    f: impl FnMut(u32, Real) -> RayStep,
-) -> QueryStats {
-    match RayLanes::<V256>::regular(ray) {
-        Some(lanes) => tree.cast::<V256, true>(ray, &lanes, f),
-        None => tree.cast::<V256, false>(ray, &RayLanes::new(ray), f),
-    }
-}

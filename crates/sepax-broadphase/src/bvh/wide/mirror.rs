@@ -182,9 +182,6 @@ impl DynamicBvh {
         mut f: impl FnMut(u32, Real) -> RayStep,
     ) -> QueryStats {
         if let Some(m) = self.fresh_mirror() {
-            if super::query::old_traversal() {
-                return m.tree.cast_ray(ray, f);
-            }
             return m.tree.cast_ray_candidates(ray, f);
         }
         self.cast_ray_binary(ray, |p, t| f(p.index, t))

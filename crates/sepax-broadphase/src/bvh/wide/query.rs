@@ -1,29 +1,12 @@
-//! Traversals of the [`WideBvh`]: ray casts (ordered, nearest child first, pruned by the current
-//! clip distance) and box queries, each deciding all children of a node with one SIMD test.
-//!
-//! ```text
-//! cast(ray):
-//!   node = root
-//!   loop:
-//!     (mask, t_enter) = slab test of the node's child boxes, lanes entered at t <= clip
-//!     primitive lanes in mask: the exact test of all of them at once (regular rays: the
-//!       vectorised equivalent of Aabb::cast_ray, see RayLanes::exact; others: Aabb::cast_ray
-//!       per lane); report the hits in lane order (may lower clip); if clip was lowered,
-//!       drop the node lanes with t_enter > clip
-//!     node lanes left: none (pop until an entry with t_enter <= clip; end when empty);
-//!       one (the next node); two (the farther pushed); three (a sorting network of
-//!       integer keys) or more (insertion sort): all but the nearest pushed farthest first,
-//!       pushed nodes prefetched
-//! ```
-//! The row loads of the slab test pick the near and far plane of each axis by index
-//! (`k + 3 * negative`), computed once per ray before the loop, instead of selecting rows per
-//! node. A ray with a zero or tiny direction component takes a second instance of the loop
+//! The ray casts and box queries of the [`WideBvh`]: the entry points, their AVX dispatch and
+//! the box query. The ray traversal itself is in `ordered.rs`; the ray's lanes, their slab test
+//! and the exact box test of primitive lanes in `ray_lanes.rs`. The row loads of the slab test
+//! pick the near and far plane of each axis by index (`k + 3 * negative`), computed once per
+//! ray; a ray with a zero or tiny direction component takes a second instance of the traversal
 //! (`REGULAR == false`) with the extra slab-membership tests and the scalar exact test.
-//! The stack is the inline-spilling one of the dynamic tree: nothing is ever dropped, however
-//! deep the tree.
 
 use super::ray_lanes::RayLanes;
-use super::{WideBvh, WideNode, PRIM, WIDTH};
+use super::{WideBvh, WideNode, PRIM};
 use crate::bvh::query::{keep_closest, sort_hits, NodeStack, SpillStack};
 use crate::bvh::RayStep;
 use crate::lanes::Lane;
@@ -44,41 +27,6 @@ fn prefetch(node: &WideNode) {
     let _ = node;
 }
 
-/// Whether `m` has at most one bit set.
-#[inline(always)]
-fn at_most_one_bit(m: u32) -> bool {
-    m & m.wrapping_sub(1) == 0
-}
-
-/// The bits of a non-negative entry distance as an integer that orders like the distance.
-#[inline(always)]
-fn key_bits(t: Real) -> u64 {
-    #[cfg(not(feature = "f64"))]
-    return u64::from(t.to_bits());
-    #[cfg(feature = "f64")]
-    return t.to_bits();
-}
-
-/// Sorts up to [`WIDTH`] keys (insertion sort).
-#[inline(always)]
-fn sort_keys(keys: &mut [u64]) {
-    for i in 1..keys.len() {
-        let k = keys[i];
-        let mut j = i;
-        while j > 0 && k < keys[j - 1] {
-            keys[j] = keys[j - 1];
-            j -= 1;
-        }
-        keys[j] = k;
-    }
-}
-
-/// TEMPORARY A/B switch (removed before commit).
-pub(crate) fn old_traversal() -> bool {
-    static OLD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *OLD.get_or_init(|| std::env::var("SEPAX_OLD_RAY").is_ok())
-}
-
 impl WideBvh {
     /// [`prefetch`] of node `i` (nothing when out of range).
     #[inline(always)]
@@ -97,18 +45,6 @@ impl WideBvh {
     pub fn cast_ray(&self, ray: &Ray, f: impl FnMut(u32, Real) -> RayStep) -> QueryStats {
         if self.nodes.is_empty() {
             return QueryStats::default();
-        }
-        if old_traversal() {
-            #[cfg(target_arch = "x86_64")]
-            if self.allow_avx {
-                if let Some(token) = crate::simd::Avx::detect() {
-                    return super::avx::cast_ray_old(token, self, ray, f);
-                }
-            }
-            return match RayLanes::<L>::regular(ray) {
-                Some(lanes) => self.cast::<L, true>(ray, &lanes, f),
-                None => self.cast::<L, false>(ray, &RayLanes::new(ray), f),
-            };
         }
         self.cast_dispatch::<true>(ray, f)
     }
@@ -146,174 +82,6 @@ impl WideBvh {
         match RayLanes::<L>::regular(ray) {
             Some(lanes) => self.cast_ordered::<L, true, EXACT>(ray, &lanes, f),
             None => self.cast_ordered::<L, false, EXACT>(ray, &RayLanes::new(ray), f),
-        }
-    }
-
-    /// The traversal of [`WideBvh::cast_ray`] on a non-empty tree with the lane vector `V`;
-    /// `REGULAR` only when `lanes` came from [`RayLanes::regular`].
-    #[inline(always)]
-    pub(crate) fn cast<V: Lane, const REGULAR: bool>(
-        &self,
-        ray: &Ray,
-        lanes: &RayLanes<V>,
-        mut f: impl FnMut(u32, Real) -> RayStep,
-    ) -> QueryStats {
-        // Plain counters (not the returned struct, which the compiler keeps in memory).
-        let (mut visited, mut tested, mut hits) = (0usize, 0usize, 0usize);
-        let mut clip = ray.max_distance();
-        let mut clip_v = V::splat(clip);
-        let mut stack = SpillStack::<(u32, Real)>::new();
-        let rows = lanes.rows();
-        let mut node = 0u32;
-        'walk: loop {
-            let n = &self.nodes[node as usize];
-            visited += 1;
-            let (mask, t_near_v) = lanes.test::<REGULAR>(n, rows, clip_v);
-            let mut inner = mask & !n.prims;
-            let mut prims = mask & n.prims;
-            // Primitives first, in lane order, so that a hit's clip prunes this node's children
-            // before they are pushed.
-            if prims != 0 {
-                let clip0 = clip;
-                if REGULAR {
-                    tested += prims.count_ones() as usize;
-                    let (hit, t) = lanes.exact(n, rows, prims, clip);
-                    prims = hit;
-                    if prims != 0 {
-                        let t = t.to_array();
-                        while prims != 0 {
-                            let j = prims.trailing_zeros() as usize;
-                            prims &= prims - 1;
-                            // `clip` may have been lowered by an earlier lane.
-                            if t[j] > clip {
-                                continue;
-                            }
-                            hits += 1;
-                            match f(n.children[j] & !PRIM, t[j]) {
-                                RayStep::Continue => {}
-                                RayStep::Clip(c) => {
-                                    // A NaN compares false: no change.
-                                    if c < clip {
-                                        clip = c;
-                                    }
-                                }
-                                RayStep::Stop => break 'walk,
-                            }
-                        }
-                    }
-                } else {
-                    while prims != 0 {
-                        let j = prims.trailing_zeros() as usize;
-                        prims &= prims - 1;
-                        tested += 1;
-                        let Some(t) = n.lane_box(j).cast_ray(ray).map(|h| h.distance) else {
-                            continue;
-                        };
-                        if t > clip {
-                            continue;
-                        }
-                        hits += 1;
-                        match f(n.children[j] & !PRIM, t) {
-                            RayStep::Continue => {}
-                            RayStep::Clip(c) => {
-                                if c < clip {
-                                    clip = c;
-                                }
-                            }
-                            RayStep::Stop => break 'walk,
-                        }
-                    }
-                }
-                if clip < clip0 {
-                    clip_v = V::splat(clip);
-                    inner &= t_near_v.le(clip_v);
-                }
-            }
-            // Child nodes, nearest first: the nearest is visited next, the others are pushed
-            // farthest first, and their nodes are prefetched as they are pushed, so that the
-            // cache misses of the later visits overlap with this one's work instead of queueing.
-            // No clip checks: every lane left in `inner` has `t_near <= clip` (the test's
-            // `t_near <= min(t_far, clip)`, and the filter above when the clip was lowered), and
-            // `clip` does not change before the next visit.
-            if inner != 0 {
-                let t_near = t_near_v.to_array();
-                let rest = inner & (inner - 1);
-                if rest == 0 {
-                    node = n.children[inner.trailing_zeros() as usize];
-                    continue;
-                }
-                if at_most_one_bit(rest) {
-                    let a = inner.trailing_zeros() as usize;
-                    let b = rest.trailing_zeros() as usize;
-                    let (near, far) = if t_near[b] < t_near[a] {
-                        (b, a)
-                    } else {
-                        (a, b)
-                    };
-                    self.prefetch(n.children[far]);
-                    stack.push((n.children[far], t_near[far]));
-                    node = n.children[near];
-                    continue;
-                }
-                // Keys: the entry distance's bits (non-negative and never NaN, so ordered like
-                // the distances) with the lane in the lowest three bits, which makes ties within
-                // a few ulps go to either child: the order only guides the traversal, the
-                // pruning uses the exact `t_near`.
-                let key = |j: u32| (key_bits(t_near[j as usize]) & !7) | u64::from(j);
-                let a = inner.trailing_zeros();
-                let b = rest.trailing_zeros();
-                let rest = rest & (rest - 1);
-                let c = rest.trailing_zeros();
-                let rest = rest & (rest - 1);
-                let first = if rest == 0 {
-                    // Three children (the most common case of more than two): a sorting
-                    // network of three compare-exchanges, branch-free.
-                    let (k0, k1, k2) = (key(a), key(b), key(c));
-                    let (k0, k1) = (k0.min(k1), k0.max(k1));
-                    let (k1, k2) = (k1.min(k2), k1.max(k2));
-                    let (k0, k1) = (k0.min(k1), k0.max(k1));
-                    for k in [k2, k1] {
-                        let j = (k & 7) as usize;
-                        self.prefetch(n.children[j]);
-                        stack.push((n.children[j], t_near[j]));
-                    }
-                    k0
-                } else {
-                    let mut keys = [0u64; WIDTH];
-                    let mut count = 0;
-                    while inner != 0 {
-                        let j = inner.trailing_zeros();
-                        inner &= inner - 1;
-                        keys[count] = key(j);
-                        count += 1;
-                    }
-                    let keys = &mut keys[..count];
-                    sort_keys(keys);
-                    for &k in keys[1..].iter().rev() {
-                        let j = (k & 7) as usize;
-                        self.prefetch(n.children[j]);
-                        stack.push((n.children[j], t_near[j]));
-                    }
-                    keys[0]
-                };
-                node = n.children[(first & 7) as usize];
-                continue;
-            }
-            loop {
-                match stack.pop() {
-                    Some((c, t)) if t <= clip => {
-                        node = c;
-                        continue 'walk;
-                    }
-                    Some(_) => {}
-                    None => break 'walk,
-                }
-            }
-        }
-        QueryStats {
-            nodes_visited: visited,
-            leaves_tested: tested,
-            hits,
         }
     }
 
