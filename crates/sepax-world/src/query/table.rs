@@ -118,7 +118,7 @@ impl<B: MovingPhase> World<B> {
     /// nothing when it has no proxy.
     ///
     /// The static tree's slots are the dynamic tree's, never more than it has held proxies at
-    /// once, so every static proxy is recorded (`cast_ray_slots` relies on it). A moving
+    /// once, so every static proxy is recorded (`ray.rs` relies on it). A moving
     /// broad phase is any [`MovingPhase`], whose proxy indices need not be dense: one far
     /// beyond the collider count is not recorded, and answered through its user value.
     pub(crate) fn note_proxy(&mut self, id: ColliderId) {

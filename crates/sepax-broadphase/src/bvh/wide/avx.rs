@@ -1,4 +1,4 @@
-//! Runtime selection of AVX for ray casts: the traversal of `query.rs` compiled a second time
+//! Runtime selection of AVX for ray casts: the traversal of `ordered.rs` compiled a second time
 //! inside a `#[target_feature(enable = "avx")]` function, with the 256-bit register
 //! [`crate::simd::V256`] as its lane vector (8 × f32, or 4 × f64 with the `f64` feature: always
 //! [`WIDTH`] lanes).

@@ -158,24 +158,14 @@ impl DynamicBvh {
         self.refresh(self.mirror_key())
     }
 
-    /// [`DynamicBvh::cast_ray`] naming each proxy by its slot ([`ProxyId::index`]) instead of
-    /// its handle: the same proxies, distances and order, without reading each reported
-    /// proxy's generation (a scattered load per candidate), for callers that keep their own
-    /// per-slot data.
+    /// [`WideBvh::cast_ray_candidates`] through the tree's stored boxes: every proxy whose
+    /// stored box the ray enters at `t <= clip` (possibly a few more, passed within rounding),
+    /// with a lower bound of `t`, named by its slot ([`ProxyId::index`]) rather than its
+    /// handle, which saves reading each candidate's generation (a scattered load). For
+    /// callers that test their own exact shapes inside the boxes and keep per-slot data (a
+    /// world's closest-hit ray). Through the binary tree while the mirror is stale.
     ///
     /// [`ProxyId::index`]: crate::ProxyId::index
-    pub fn cast_ray_slots(&self, ray: &Ray, mut f: impl FnMut(u32, Real) -> RayStep) -> QueryStats {
-        if let Some(m) = self.fresh_mirror() {
-            return m.tree.cast_ray(ray, f);
-        }
-        self.cast_ray_binary(ray, |p, t| f(p.index, t))
-    }
-
-    /// [`WideBvh::cast_ray_candidates`] through the tree's stored boxes, naming proxies by
-    /// slot as [`DynamicBvh::cast_ray_slots`] does: every proxy whose stored box the ray
-    /// enters at `t <= clip` (possibly a few more, passed within rounding), with a lower bound
-    /// of `t`. For callers that test their own exact shapes inside the boxes (a world's
-    /// closest-hit ray).
     pub fn cast_ray_candidates(
         &self,
         ray: &Ray,
