@@ -685,6 +685,26 @@ fn bench_rays_obb(
         });
         best.map(|(i, t)| (i as usize, t))
     };
+    // The same tree through `cast_ray_candidates`: proxies by slot with a lower bound of the
+    // box entry (no exact box test), the OBB test deciding.
+    let mut by_slot = vec![usize::MAX; n];
+    for (i, id) in ids.iter().enumerate() {
+        by_slot[id.index as usize] = i;
+    }
+    let candidates_cast = |r: &Ray| {
+        let mut best: Option<(usize, Real)> = None;
+        bvh.cast_ray_candidates(r, |slot, _| {
+            let i = by_slot[slot as usize];
+            match obb_ray_distance(&obbs[i], r) {
+                Some(t) if best.is_none_or(|(b, bt)| t < bt || (t == bt && ids[i] < ids[b])) => {
+                    best = Some((i, t));
+                    RayStep::Clip(t)
+                }
+                _ => RayStep::Continue,
+            }
+        });
+        best
+    };
     let parry_cast = |r: &PRay| {
         pbvh.cast_ray(r, max_dist, |leaf, best| {
             let (cb, pose) = &cuboids[leaf as usize];
@@ -697,7 +717,8 @@ fn bench_rays_obb(
     for (sr, pr) in sepax_rays.iter().zip(parry_rays) {
         let s = sepax_cast(sr);
         same += usize::from(s == closest(&full, sr));
-        same_wide += usize::from(s == wide_cast(sr) && s == bulk_cast(sr));
+        same_wide +=
+            usize::from(s == wide_cast(sr) && s == bulk_cast(sr) && s == candidates_cast(sr));
         hits += usize::from(s.is_some());
         match (s, parry_cast(pr)) {
             (None, None) => agree += 1,
@@ -733,6 +754,14 @@ fn bench_rays_obb(
     });
     g.bench_function(BenchmarkId::new("sepax_bvh_bulk", rays), |b| {
         b.iter(|| sepax_rays.iter().filter(|r| bulk_cast(r).is_some()).count())
+    });
+    g.bench_function(BenchmarkId::new("sepax_bvh_candidates", rays), |b| {
+        b.iter(|| {
+            sepax_rays
+                .iter()
+                .filter(|r| candidates_cast(r).is_some())
+                .count()
+        })
     });
     g.bench_function(BenchmarkId::new("sepax_wide", rays), |b| {
         b.iter(|| sepax_rays.iter().filter(|r| wide_cast(r).is_some()).count())

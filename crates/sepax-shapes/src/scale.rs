@@ -33,8 +33,15 @@ pub(crate) fn pow2_scale(m: Real) -> Real {
         return 1.0;
     }
     let e = exponent(m).max(Real::MIN_EXP - 1);
-    (2.0 as Real).powi(e)
+    // `2^e` built from its bits (`e` is in the normal range `[MIN_EXP - 1, MAX_EXP - 1]`):
+    // the value `powi` gives, without its call (it sits in every box ray cast).
+    Real::from_bits(((e + bits::BIAS) as BitsOf) << bits::MANTISSA)
 }
+
+#[cfg(not(feature = "f64"))]
+type BitsOf = u32;
+#[cfg(feature = "f64")]
+type BitsOf = u64;
 
 /// The largest absolute coordinate of the points.
 pub(crate) fn max_abs(points: &[Point3]) -> Real {
@@ -132,6 +139,24 @@ mod tests {
             assert_eq!(s.to_bits() & ((1 << bits::MANTISSA) - 1), 0);
         }
         assert_eq!(pow2_scale(0.0), 1.0);
+    }
+
+    /// The bit-built power of two is `powi`'s, at every exponent reachable (subnormal `m`
+    /// included), and at the two ends of each binade.
+    #[test]
+    fn scale_equals_powi() {
+        let mut m = Real::from_bits(1);
+        while m.is_finite() {
+            for x in [m, m * 1.5, m * 2.0 - m * Real::EPSILON] {
+                let e = exponent(x).max(Real::MIN_EXP - 1);
+                assert_eq!(
+                    pow2_scale(x).to_bits(),
+                    (2.0 as Real).powi(e).to_bits(),
+                    "{x}"
+                );
+            }
+            m *= 2.0;
+        }
     }
 
     #[test]

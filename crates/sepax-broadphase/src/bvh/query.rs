@@ -266,7 +266,7 @@ impl DynamicBvh {
     }
 
     /// [`DynamicBvh::cast_ray`] through the binary nodes.
-    fn cast_ray_binary(
+    pub(crate) fn cast_ray_binary(
         &self,
         ray: &Ray,
         mut f: impl FnMut(ProxyId, Real) -> RayStep,

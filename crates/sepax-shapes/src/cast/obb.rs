@@ -2,6 +2,7 @@
 
 use super::aabb::{entry_point, slab_entry};
 use super::{impl_cast_segment, RayHit};
+use crate::math::Real;
 use crate::shape::{Obb, Ray};
 
 impl Obb {
@@ -10,13 +11,29 @@ impl Obb {
     /// local origin as [`Obb::contains_point`], so the two agree.
     #[must_use]
     pub fn cast_ray(&self, ray: &Ray) -> Option<RayHit> {
+        self.cast_ray_within(ray, ray.max_distance())
+    }
+
+    /// [`Obb::cast_ray`]'s hit when its distance is at most `limit`, else `None` (a hit beyond
+    /// `limit` is never finished: no hit point or normal is computed for it; a NaN `limit` is
+    /// no limit). The same numbers
+    /// as `cast_ray`, bit for bit: the slab loop's exit bound starts at `min(limit,
+    /// max_distance)` instead of `max_distance`, and since the loop's entry distance only grows
+    /// and its exit bound only shrinks, it rejects at some axis exactly when the final entry
+    /// exceeds the final bound, i.e. when `cast_ray` misses or hits beyond `limit`; the entry
+    /// distance itself does not depend on the bound. For a closest-hit search, where `limit` is
+    /// the nearest hit so far.
+    #[must_use]
+    #[inline]
+    pub fn cast_ray_within(&self, ray: &Ray, limit: Real) -> Option<RayHit> {
+        let limit = limit.min(ray.max_distance());
         let o = self.to_local(&ray.origin());
         let h = self.half_extents();
         if (0..3).all(|k| o[k].abs() <= h[k]) {
-            return Some(RayHit::inside(ray.origin()));
+            return (0.0 <= limit).then(|| RayHit::inside(ray.origin()));
         }
         let d = self.axes().tr_mul(&ray.direction());
-        let (t, k) = slab_entry(&o, &d, &-h, &h, ray.max_distance())?;
+        let (t, k) = slab_entry(&o, &d, &-h, &h, limit)?;
         let (p, n) = entry_point(&o, &d, &-h, &h, t, k);
         let normal = (self.axes() * n).normalize();
         Some(RayHit {

@@ -137,6 +137,21 @@ impl Shape {
         each!(self, s => s.cast_ray(ray))
     }
 
+    /// [`Shape::cast_ray`]'s hit when its distance is at most `limit`, else `None` (a NaN
+    /// `limit` is no limit). Boxes skip the hit point and normal of a hit beyond `limit`
+    /// ([`Obb::cast_ray_within`]); the other shapes filter their `cast_ray`.
+    #[must_use]
+    #[inline]
+    pub fn cast_ray_within(&self, ray: &Ray, limit: crate::math::Real) -> Option<crate::RayHit> {
+        match self {
+            Shape::Obb(s) => s.cast_ray_within(ray, limit),
+            _ => {
+                let limit = limit.min(ray.max_distance());
+                self.cast_ray(ray).filter(|h| h.distance <= limit)
+            }
+        }
+    }
+
     /// The first hit of the segment `a -> b` (see [`crate::cast`]).
     #[must_use]
     pub fn cast_segment(&self, seg: &Segment) -> Option<crate::RayHit> {

@@ -148,4 +148,16 @@ impl Resolved<'_, '_> {
     pub(crate) fn kinds(&self) -> KindMask {
         self.q.kinds
     }
+
+    /// Whether the query sees every enabled collider whose kind is in `kinds` (no exclusion,
+    /// no source collider, no filter data, no predicate): then [`Resolved::sees`] is true for
+    /// every collider of a tree that holds only kinds of `kinds`, and need not be asked.
+    #[inline]
+    pub(crate) fn sees_all_of(&self, kinds: KindMask) -> bool {
+        self.q.exclude.is_none()
+            && self.q.as_collider.is_none()
+            && self.filter.is_none()
+            && self.q.predicate.is_none()
+            && self.q.kinds.0 & kinds.0 == kinds.0
+    }
 }

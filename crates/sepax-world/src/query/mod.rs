@@ -47,6 +47,7 @@ mod overlap;
 mod point;
 mod ray;
 mod rotational;
+mod table;
 
 pub use batch::{ShapeCast, QUERY_CHUNK};
 pub use cast::ShapeCastHit;
@@ -57,6 +58,7 @@ pub use filter::{KindMask, Predicate, QueryFilter};
 pub use frustum::{frustum_visibility, FrustumHit};
 pub use point::PointHit;
 pub use ray::RayCastHit;
+pub(crate) use table::RayTables;
 
 use crate::collider::{check_pose, check_supported, place, Collider, Kind};
 use crate::error::Subject;

@@ -2,7 +2,8 @@
 
 use super::collect::{All, AnyHit, Clip, Closest, Collector, Hit};
 use super::filter::Resolved;
-use super::{QueryError, QueryFilter};
+use super::table::RayTable;
+use super::{KindMask, QueryError, QueryFilter};
 use crate::collider::Kind;
 use crate::id::ColliderId;
 use crate::phase::MovingPhase;
@@ -10,7 +11,7 @@ use crate::world::World;
 use sepax_broadphase::bvh::RayStep;
 use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::{Point3, Real, Vector3};
-use sepax_shapes::Ray;
+use sepax_shapes::{Ray, RayHit};
 
 /// Where a ray meets a collider's placed shape (the solid-aware convention of
 /// [`sepax_shapes::cast`]: an origin inside gives distance 0, the origin and a zero normal).
@@ -93,21 +94,28 @@ impl<B: MovingPhase> World<B> {
     ) {
         let mut clip = Clip::new(ray.max_distance());
         let kinds = sees.kinds();
-        // One leaf: the exact shape, then the collector; the tree's clip follows the query's.
-        let mut leaf = |moving: bool, p: ProxyId, t_box: Real| -> RayStep {
+        // One leaf: the exact shape (only hits within the clip are finished), then the
+        // collector; the tree's clip follows the query's. `fast`: every collider of the tree
+        // is seen, so a box in the table is tested without touching its collider.
+        let mut leaf = |moving: bool, fast: bool, p: ProxyId, t_box: Real| -> RayStep {
             if clip.stopped {
                 return RayStep::Stop;
             }
             if t_box > clip.value {
                 return RayStep::Clip(clip.value);
             }
-            let Some((id, c)) = self.proxy_collider(moving, p) else {
-                return RayStep::Continue;
+            let table = if moving {
+                &self.rays.moving
+            } else {
+                &self.rays.statics
             };
-            if !sees.sees(id, c) {
-                return RayStep::Continue;
-            }
-            let Some(h) = c.world_shape().cast_ray(ray) else {
+            let found = match table.obb(p.index).filter(|_| fast) {
+                Some(b) => b
+                    .cast_ray_within(ray, clip.value)
+                    .and_then(|h| Some((table.id(p.index)?, h))),
+                None => self.exact_leaf(table, moving, p, ray, clip.value, sees),
+            };
+            let Some((id, h)) = found else {
                 return RayStep::Continue;
             };
             let hit = RayCastHit {
@@ -122,10 +130,42 @@ impl<B: MovingPhase> World<B> {
             RayStep::Clip(clip.value)
         };
         if kinds.contains(Kind::Kinematic) || kinds.contains(Kind::Dynamic) {
-            self.moving.cast_ray(ray, &mut |p, t| leaf(true, p, t));
+            let fast = sees.sees_all_of(KindMask::MOVING);
+            self.moving
+                .cast_ray(ray, &mut |p, t| leaf(true, fast, p, t));
         }
         if kinds.contains(Kind::Static) && !self.statics.is_empty() {
-            self.statics.cast_ray(ray, |p, t| leaf(false, p, t));
+            let fast = sees.sees_all_of(KindMask::STATIC);
+            self.statics.cast_ray_candidates(ray, |slot, t| {
+                let p = ProxyId {
+                    index: slot,
+                    generation: 0,
+                };
+                leaf(false, fast, p, t)
+            });
         }
+    }
+
+    /// The leaf test through the collider: the filter, then its placed shape's hit within
+    /// `limit`. The collider comes from the table, else from the tree's user value (`p`'s
+    /// generation is only read then, and is real only for moving proxies).
+    #[inline(never)]
+    fn exact_leaf(
+        &self,
+        table: &RayTable,
+        moving: bool,
+        p: ProxyId,
+        ray: &Ray,
+        limit: Real,
+        sees: &Resolved<'_, '_>,
+    ) -> Option<(ColliderId, RayHit)> {
+        let (id, c) = match table.id(p.index) {
+            Some(id) => (id, self.colliders.get(id)?),
+            None => self.proxy_collider(moving, p)?,
+        };
+        if !sees.sees(id, c) {
+            return None;
+        }
+        Some((id, c.world_shape().cast_ray_within(ray, limit)?))
     }
 }

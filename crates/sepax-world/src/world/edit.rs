@@ -66,7 +66,9 @@ impl<B: MovingPhase> World<B> {
         }
         let boxes = stat.iter().chain(mov.iter());
         for (&(_, bits), p) in boxes.zip(proxies) {
-            self.colliders[ColliderId::from_bits(bits)].proxy = Some(p);
+            let id = ColliderId::from_bits(bits);
+            self.colliders[id].proxy = Some(p);
+            self.note_proxy(id);
         }
         Ok(())
     }
@@ -184,7 +186,9 @@ impl<B: MovingPhase> World<B> {
         let displacement = aabb.center() - old;
         let broad = c.broad_aabb(margin);
         let p = c.proxy?;
-        if c.desc.kind == Kind::Static {
+        let is_static = c.desc.kind == Kind::Static;
+        self.note_proxy(id);
+        if is_static {
             self.statics.update(p, broad, Vector3::zeros());
             None
         } else {
@@ -347,8 +351,11 @@ impl<B: MovingPhase> World<B> {
         self.statics = statics;
         self.static_pairs_valid = false;
         self.moving.insert_bulk(&mov, &mut proxies);
+        self.forget_all_proxies();
         for (&(_, bits), p) in stat.iter().chain(mov.iter()).zip(proxies) {
-            self.colliders[ColliderId::from_bits(bits)].proxy = Some(p);
+            let id = ColliderId::from_bits(bits);
+            self.colliders[id].proxy = Some(p);
+            self.note_proxy(id);
         }
         self.ccd.shift_origin(&origin);
         // The last update's manifolds are what the next one reuses and what readers see.
@@ -373,16 +380,19 @@ impl<B: MovingPhase> World<B> {
             self.moving.insert(b, id.to_bits())
         };
         c.proxy = Some(p);
+        self.note_proxy(id);
     }
 
     fn drop_proxy(&mut self, id: ColliderId) {
         let c = &mut self.colliders[id];
         if let Some(p) = c.proxy.take() {
-            if c.desc.kind == Kind::Static {
+            let is_static = c.desc.kind == Kind::Static;
+            if is_static {
                 self.statics.remove(p);
             } else {
                 self.moving.remove(p);
             }
+            self.forget_proxy(is_static, p);
         }
     }
 }

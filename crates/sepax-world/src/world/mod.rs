@@ -151,6 +151,8 @@ pub struct World<B: MovingPhase = DynamicBvh> {
     pub(crate) scratch_moves: Vec<(ProxyId, Aabb, Vector3)>,
     /// Continuous collision: the ccd colliders, their poses at the last update, the sweep.
     pub(crate) ccd: ccd::CcdState,
+    /// Per proxy, what a ray cast needs of its collider (kept by the edits).
+    pub(crate) rays: crate::query::RayTables,
 }
 
 impl World<DynamicBvh> {
@@ -193,6 +195,7 @@ impl<B: MovingPhase> World<B> {
             scratch_placed: Vec::new(),
             scratch_moves: Vec::new(),
             ccd: ccd::CcdState::default(),
+            rays: Default::default(),
         })
     }
 

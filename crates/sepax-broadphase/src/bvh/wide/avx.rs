@@ -1,4 +1,4 @@
-//! Runtime selection of AVX for ray casts: the traversal of `query.rs` compiled a second time
+//! Runtime selection of AVX for ray casts: the traversal of `ordered.rs` compiled a second time
 //! inside a `#[target_feature(enable = "avx")]` function, with the 256-bit register
 //! [`crate::simd::V256`] as its lane vector (8 × f32, or 4 × f64 with the `f64` feature: always
 //! [`WIDTH`] lanes).
@@ -10,7 +10,7 @@
 //! the portable ones bit for bit; the tests run both.
 #![allow(unsafe_code)]
 
-use super::query::RayLanes;
+use super::ray_lanes::RayLanes;
 use super::{WideBvh, WIDTH};
 use crate::bvh::RayStep;
 use crate::simd::Avx;
@@ -21,9 +21,9 @@ use sepax_shapes::Ray;
 
 const _: () = assert!(WIDTH == crate::simd::LANES);
 
-/// [`WideBvh::cast_ray`] with AVX (on a non-empty tree).
+/// [`WideBvh::cast_ray`] (`EXACT`) or `cast_ray_candidates` with AVX (on a non-empty tree).
 #[inline]
-pub(crate) fn cast_ray(
+pub(crate) fn cast_ray<const EXACT: bool>(
     token: Avx,
     tree: &WideBvh,
     ray: &Ray,
@@ -31,7 +31,7 @@ pub(crate) fn cast_ray(
 ) -> QueryStats {
     let _ = token;
     // SAFETY: the token proves that the CPU has AVX, the only requirement of `cast_avx`.
-    unsafe { cast_avx(tree, ray, f) }
+    unsafe { cast_avx::<EXACT>(tree, ray, f) }
 }
 
 /// The traversal compiled with AVX enabled.
@@ -39,9 +39,13 @@ pub(crate) fn cast_ray(
 /// # Safety
 /// The CPU must have AVX.
 #[target_feature(enable = "avx")]
-unsafe fn cast_avx(tree: &WideBvh, ray: &Ray, f: impl FnMut(u32, Real) -> RayStep) -> QueryStats {
+unsafe fn cast_avx<const EXACT: bool>(
+    tree: &WideBvh,
+    ray: &Ray,
+    f: impl FnMut(u32, Real) -> RayStep,
+) -> QueryStats {
     match RayLanes::<V256>::regular(ray) {
-        Some(lanes) => tree.cast::<V256, true>(ray, &lanes, f),
-        None => tree.cast::<V256, false>(ray, &RayLanes::new(ray), f),
+        Some(lanes) => tree.cast_ordered::<V256, true, EXACT>(ray, &lanes, f),
+        None => tree.cast_ordered::<V256, false, EXACT>(ray, &RayLanes::new(ray), f),
     }
 }

@@ -2,16 +2,19 @@
 //!
 //! ```text
 //! collapse(binary node b):
-//!   kids = [b]
-//!   while |kids| < WIDTH and some kid is an internal node:
-//!     replace the internal kid of largest surface area by its two children (in place)
+//!   kids = open(b)    (the subtrees of b that become its wide node's lanes, see `open`)
 //!   each kid: a leaf -> a primitive lane (its proxy slot); internal -> a wide node, collapsed next
 //! ```
-//! The greedy largest-area opening is the one of `WideBvh::build` (Wald, Benthin, Boulos 2008),
-//! here applied to an existing binary tree instead of fresh SAH splits: no sorting and no
-//! binning, one pass over the nodes (O(n)), so the mirror costs a small fraction of a rebuild.
-//! The lane boxes are the binary nodes' boxes: each contains every leaf below it (the dynamic
-//! tree's invariant), which is all the traversals need.
+//! The rule of `open` is the one of `WideBvh::build` (greedy largest-area opening, Wald, Benthin,
+//! Boulos 2008, with small subtrees gathered whole into primitive lanes), here applied to an
+//! existing binary tree instead of fresh SAH splits: no sorting and no binning, one pass over
+//! the nodes (O(n)), so the mirror costs a small fraction of a rebuild. The lane boxes are the
+//! binary nodes' boxes: each contains every leaf below it (the dynamic tree's invariant), which
+//! is all the traversals need.
+//!
+//! Gathering puts a far leaf beside near subtrees in one node; the traversal takes every lane,
+//! primitive or node, nearest first (`ordered.rs`), so such a leaf is still reported only after
+//! the nearer subtrees.
 
 use super::{placeholder, WideBvh, EMPTY, PRIM, WIDTH};
 use crate::bvh::node::{Node, NULL};
@@ -83,16 +86,33 @@ pub(crate) fn collapse(
     }
 }
 
-/// The children of the wide node made from binary node `b`: `b` opened greedily, largest
-/// surface area first, until `WIDTH` kids or only leaves are left. A leaf `b` gives itself.
+/// Height up to which a subtree is small enough (at most [`WIDTH`] leaves) to be gathered
+/// into one node's primitive lanes.
+const SMALL: u32 = WIDTH.trailing_zeros();
+
+/// The children of the wide node made from binary node `b` (a leaf `b` gives itself), by the
+/// rule of `WideBvh::build`'s `children_of` on the binary tree's subtrees:
+///
+/// ```text
+/// kids = [b]
+/// repeat:
+///   c = the internal kid of largest surface area not marked; none: stop
+///   c small (height <= SMALL): if its leaves fit in the free lanes (its own included),
+///                              replace c by its leaves, else mark c (a node of its own)
+///   else: if a lane is free, replace c by its two children, else stop
+/// ```
+/// Gathering a small subtree's leaves keeps the nodes next to the leaves full (opening small
+/// subtrees greedily leaves many nodes of two or three lanes); kids stay in the binary order
+/// (child1's leaves before child2's), so that siblings are laid out in space order.
 fn open(nodes: &[Node], b: u32) -> ([u32; WIDTH], usize) {
     let mut kids = [b; WIDTH];
+    let mut marked = [false; WIDTH];
     let mut count = 1;
-    while count < WIDTH {
+    loop {
         let mut pick: Option<(usize, sepax_shapes::math::Real)> = None;
         for (j, &k) in kids[..count].iter().enumerate() {
             let n: &Node = &nodes[k as usize];
-            if n.is_leaf() {
+            if n.is_leaf() || marked[j] {
                 continue;
             }
             let area = n.aabb.surface_area();
@@ -101,12 +121,63 @@ fn open(nodes: &[Node], b: u32) -> ([u32; WIDTH], usize) {
             }
         }
         let Some((j, _)) = pick else { break };
-        let n = &nodes[kids[j] as usize];
+        let k = kids[j];
+        let n = &nodes[k as usize];
+        let mut leaves = [k; WIDTH];
+        let small = if n.height <= SMALL {
+            small_leaves(nodes, k, &mut leaves)
+        } else {
+            None
+        };
+        if let Some(size) = small {
+            if count - 1 + size > WIDTH {
+                marked[j] = true;
+                continue;
+            }
+            // Shift the later kids right by `size - 1` and put the leaves in c's place.
+            kids.copy_within(j + 1..count, j + size);
+            marked.copy_within(j + 1..count, j + size);
+            kids[j..j + size].copy_from_slice(&leaves[..size]);
+            marked[j..j + size].fill(false);
+            count += size - 1;
+            continue;
+        }
+        if count == WIDTH {
+            break;
+        }
         // Keep the binary order: child1 in place, child2 right after it.
         kids.copy_within(j + 1..count, j + 2);
+        marked.copy_within(j + 1..count, j + 2);
         kids[j] = n.child1;
         kids[j + 1] = n.child2;
+        marked[j] = false;
+        marked[j + 1] = false;
         count += 1;
     }
     (kids, count)
+}
+
+/// The leaves of the subtree `k`, in binary order (child1's first), written to `out`; returns
+/// how many, or `None` when there are more than [`WIDTH`] (never for a height of at most
+/// [`SMALL`]: the bound only guards against a wrong height).
+fn small_leaves(nodes: &[Node], k: u32, out: &mut [u32; WIDTH]) -> Option<usize> {
+    // Depth-first; the pending second children never outnumber the leaves still to come.
+    let mut stack = [k; WIDTH];
+    let (mut top, mut len) = (1, 0);
+    while top > 0 {
+        top -= 1;
+        let n = &nodes[stack[top] as usize];
+        if n.is_leaf() {
+            *out.get_mut(len)? = stack[top];
+            len += 1;
+        } else {
+            if top + 2 > WIDTH {
+                return None;
+            }
+            stack[top] = n.child2;
+            stack[top + 1] = n.child1;
+            top += 2;
+        }
+    }
+    Some(len)
 }

@@ -25,7 +25,10 @@
 
 use super::collapse::{collapse, CollapseScratch};
 use super::{WideBvh, PRIM};
-use crate::bvh::DynamicBvh;
+use crate::bvh::{DynamicBvh, RayStep};
+use crate::QueryStats;
+use sepax_shapes::math::Real;
+use sepax_shapes::Ray;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
 
@@ -153,6 +156,25 @@ impl DynamicBvh {
     /// refreshing it at this moment; queries are exact either way).
     pub fn prepare_queries(&self) -> bool {
         self.refresh(self.mirror_key())
+    }
+
+    /// [`WideBvh::cast_ray_candidates`] through the tree's stored boxes: every proxy whose
+    /// stored box the ray enters at `t <= clip` (possibly a few more, passed within rounding),
+    /// with a lower bound of `t`, named by its slot ([`ProxyId::index`]) rather than its
+    /// handle, which saves reading each candidate's generation (a scattered load). For
+    /// callers that test their own exact shapes inside the boxes and keep per-slot data (a
+    /// world's closest-hit ray). Through the binary tree while the mirror is stale.
+    ///
+    /// [`ProxyId::index`]: crate::ProxyId::index
+    pub fn cast_ray_candidates(
+        &self,
+        ray: &Ray,
+        mut f: impl FnMut(u32, Real) -> RayStep,
+    ) -> QueryStats {
+        if let Some(m) = self.fresh_mirror() {
+            return m.tree.cast_ray_candidates(ray, f);
+        }
+        self.cast_ray_binary(ray, |p, t| f(p.index, t))
     }
 
     /// How many times the wide query mirror was rebuilt (for tests and benchmarks: mutations

@@ -2,7 +2,7 @@
 //!
 //! Each node holds the boxes of its (up to) `WIDTH` children in structure-of-arrays form, one
 //! lane vector per bound (`min x, min y, min z, max x, max y, max z`), so that one SIMD slab
-//! test decides all children at once (`query.rs`). A child is either another node or one
+//! test decides all children at once (`ray_lanes.rs`, `ordered.rs`). A child is either another node or one
 //! primitive: the primitives' boxes live in their parent's lanes, so there are no leaf nodes and
 //! a primitive costs no extra memory access before its exact test.
 //!
@@ -29,7 +29,9 @@
 mod avx;
 mod collapse;
 pub(crate) mod mirror;
+mod ordered;
 mod query;
+mod ray_lanes;
 
 use super::rebuild::{sah_split, Item};
 use super::DynamicBvh;
