@@ -46,7 +46,8 @@ pub struct WorldRun<E: Executor> {
     poses: Vec<Isometry3>,
     /// The world's per-phase statistics of the last frame.
     pub stats: UpdateStats,
-    /// Time of the last frame's `set_poses` (validation, placing, tree leaf updates).
+    /// Time of the last frame's `set_poses_with` (validation, placing on the executor, tree leaf
+    /// updates).
     pub set_time: std::time::Duration,
 }
 
@@ -84,7 +85,7 @@ impl<E: Executor> Run for WorldRun<E> {
     fn frame(&mut self) -> usize {
         let t = std::time::Instant::now();
         self.world
-            .set_poses(&self.ids, &self.poses)
+            .set_poses_with(&self.exec, &self.ids, &self.poses)
             .expect("valid poses");
         self.set_time = t.elapsed();
         let ev = self.world.update(&self.exec);

@@ -1,6 +1,6 @@
 //! The broad phase of the moving colliders, as the world drives it.
 
-use sepax_broadphase::bvh::{DynamicBvh, RayStep};
+use sepax_broadphase::bvh::{DynamicBvh, RayStep, Runner};
 use sepax_broadphase::sorted_grid::SortedGrid;
 use sepax_broadphase::{BroadPhase, ProxyId, Visit};
 use sepax_shapes::math::{Point3, Real, Vector3};
@@ -72,6 +72,14 @@ pub trait MovingPhase: BroadPhase {
         });
     }
 
+    /// [`BroadPhase::update_pairs`] with its work handed to `run` (the world passes its
+    /// executor). The pairs must not depend on how `run` schedules the jobs. The default runs
+    /// the serial update and ignores `run`.
+    fn update_pairs_on(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, run: Runner<'_>) {
+        let _ = run;
+        self.update_pairs(out);
+    }
+
     /// Height, for a tree (cheap: read every update).
     fn tree_depth(&self) -> Option<u32> {
         None
@@ -102,6 +110,10 @@ impl MovingPhase for DynamicBvh {
 
     fn cast_ray(&self, ray: &Ray, f: &mut dyn FnMut(ProxyId, Real) -> RayStep) {
         DynamicBvh::cast_ray(self, ray, f);
+    }
+
+    fn update_pairs_on(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, run: Runner<'_>) {
+        self.update_pairs_chunked(out, run);
     }
 
     fn tree_depth(&self) -> Option<u32> {

@@ -29,7 +29,7 @@ impl<B: MovingPhase> World<B> {
         self.removed.sort_unstable_by_key(|r| r.id);
 
         let t0 = Instant::now();
-        self.broad_phase();
+        self.broad_phase(exec);
         let t1 = Instant::now();
         self.filter_pairs();
         let t2 = Instant::now();
@@ -55,7 +55,7 @@ impl<B: MovingPhase> World<B> {
     }
 
     /// Every candidate pair (overlapping broad-phase boxes), sorted by pair key.
-    fn broad_phase(&mut self) {
+    fn broad_phase(&mut self, exec: &impl Executor) {
         let _span = tracing::debug_span!("broad").entered();
         let cands = &mut self.scratch.candidates;
         let pp = &mut self.scratch.proxy_pairs;
@@ -67,7 +67,7 @@ impl<B: MovingPhase> World<B> {
             )),
             _ => None,
         };
-        self.moving.update_pairs(pp);
+        self.moving.update_pairs_on(pp, &|n, job| exec.run(n, job));
         let moving = &self.moving;
         cands.extend(
             pp.iter()
