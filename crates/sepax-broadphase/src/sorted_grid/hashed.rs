@@ -1,7 +1,7 @@
 //! The regular pairs of a hashed layout: per entry, its own cell and the 13 forward
 //! neighbour cells, by bucket lookups.
 
-use crate::brute::{overlaps, pair_key};
+use crate::proxies::pair_key;
 
 use super::entry::Entry;
 use super::SortedGrid;
@@ -43,7 +43,7 @@ impl SortedGrid {
                 let a = &entries[i];
                 let cell = self.home_cell(&a.aabb());
                 for other in &entries[i + 1..e] {
-                    if self.home_cell(&other.aabb()) == cell && overlaps(&a.aabb(), &other.aabb()) {
+                    if self.home_cell(&other.aabb()) == cell && a.aabb().intersects(&other.aabb()) {
                         keys.push(pair_key(a.slot(), other.slot()));
                     }
                 }
@@ -59,7 +59,7 @@ impl SortedGrid {
                     };
                     let c = [x, y, z];
                     for other in self.bucket_entries(c, mask) {
-                        if self.home_cell(&other.aabb()) == c && overlaps(&a.aabb(), &other.aabb())
+                        if self.home_cell(&other.aabb()) == c && a.aabb().intersects(&other.aabb())
                         {
                             keys.push(pair_key(a.slot(), other.slot()));
                         }

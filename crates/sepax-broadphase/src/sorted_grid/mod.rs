@@ -86,7 +86,7 @@ mod tests;
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::Aabb;
 
-use crate::brute::{overlaps, pair_key, Slots};
+use crate::proxies::{pair_key, ProxyTable};
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};
 use changes::Home;
 use entry::Entry;
@@ -111,13 +111,6 @@ impl core::fmt::Display for CellSizeError {
 
 impl std::error::Error for CellSizeError {}
 
-/// A stored proxy.
-#[derive(Debug, Clone, Copy)]
-struct Proxy {
-    aabb: Aabb,
-    user: u64,
-}
-
 /// The sorted-cell uniform grid. See the [module documentation](self).
 ///
 /// ```
@@ -139,7 +132,7 @@ struct Proxy {
 pub struct SortedGrid {
     cell_size: Real,
     inv_cell: Real,
-    proxies: Slots<Proxy>,
+    proxies: ProxyTable,
     /// Slots inserted, moved or removed since the last build (each once).
     dirty: Vec<u32>,
     /// Per slot: whether it is in `dirty` (kept across removal, so a reused slot is not listed
@@ -191,7 +184,7 @@ impl SortedGrid {
         Self {
             cell_size,
             inv_cell: 1.0 / cell_size,
-            proxies: Slots::default(),
+            proxies: ProxyTable::default(),
             dirty: Vec::new(),
             listed: Vec::new(),
             place: Vec::new(),
@@ -235,7 +228,7 @@ impl SortedGrid {
 
 impl BroadPhase for SortedGrid {
     fn insert(&mut self, aabb: Aabb, user: u64) -> ProxyId {
-        let id = self.proxies.insert(Proxy { aabb, user });
+        let id = self.proxies.insert(aabb, user, ());
         self.mark_dirty(id.index);
         id
     }
@@ -251,22 +244,19 @@ impl BroadPhase for SortedGrid {
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb, _displacement: Vector3) -> bool {
-        match self.proxies.get_mut(id) {
-            Some(p) => {
-                p.aabb = aabb;
-                self.mark_dirty(id.index);
-                true
-            }
-            None => false,
+        let live = self.proxies.set_aabb(id, aabb);
+        if live {
+            self.mark_dirty(id.index);
         }
+        live
     }
 
     fn user(&self, id: ProxyId) -> Option<u64> {
-        self.proxies.get(id).map(|p| p.user)
+        self.proxies.user(id)
     }
 
     fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {
-        self.proxies.get(id).map(|p| p.aabb)
+        self.proxies.aabb(id)
     }
 
     fn len(&self) -> usize {
@@ -295,13 +285,13 @@ impl BroadPhase for SortedGrid {
                 continue;
             };
             for e in entries {
-                if overlaps(&a.aabb, &e.aabb()) {
+                if a.aabb.intersects(&e.aabb()) {
                     keys.push(pair_key(i, e.slot()));
                 }
             }
             for &j in &self.oversize[k + 1..] {
                 if let Some(b) = self.proxies.at(j) {
-                    if overlaps(&a.aabb, &b.aabb) {
+                    if a.aabb.intersects(&b.aabb) {
                         keys.push(pair_key(i, j));
                     }
                 }

@@ -6,7 +6,6 @@ use sepax_shapes::Aabb;
 use super::cells::cells;
 use super::layout::Layout;
 use super::SortedGrid;
-use crate::brute::overlaps;
 use crate::{ProxyId, QueryStats, Visit};
 
 impl SortedGrid {
@@ -16,7 +15,7 @@ impl SortedGrid {
         let mut stats = QueryStats::default();
         let mut report = |slot: u32, b: &Aabb, stats: &mut QueryStats| -> bool {
             stats.leaves_tested += 1;
-            if overlaps(b, aabb) {
+            if b.intersects(aabb) {
                 stats.hits += 1;
                 if f(self.proxies.id_at(slot)) == Visit::Stop {
                     return false;

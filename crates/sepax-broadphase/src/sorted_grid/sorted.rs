@@ -2,7 +2,7 @@
 //! module of their own so that the view's fields (and the length relation that
 //! [`Sorted::keys4`] relies on) are set only by [`Sorted::new`].
 
-use crate::brute::pair_key;
+use crate::proxies::pair_key;
 
 use super::entry::Entry;
 
@@ -97,7 +97,7 @@ impl<'a> Sorted<'a> {
     }
 
     /// Whether entries `i` and `j` overlap (closed boxes, exact comparisons; false when a
-    /// coordinate is NaN, as in [`super::overlaps`]).
+    /// coordinate is NaN, as in [`sepax_shapes::Aabb::intersects`]).
     #[inline(always)]
     pub(super) fn overlap(&self, i: usize, j: usize) -> bool {
         let (a, b) = (self.entries[i].corners(), self.entries[j].corners());
