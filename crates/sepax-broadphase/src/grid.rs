@@ -22,7 +22,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::Aabb;
 
-use crate::brute::{overlaps, pair_key, Slots};
+use crate::proxies::{pair_key, Proxy, ProxyTable};
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};
 
 /// Settings of a [`UniformGrid`]. The default (cells of 1 unit, at most 64 cells per box) suits
@@ -105,11 +105,9 @@ impl Hasher for CellHasher {
 
 type CellMap = HashMap<Cell, Vec<u32>, BuildHasherDefault<CellHasher>>;
 
-/// A stored proxy: its box, user value and cell range (inclusive).
-#[derive(Debug, Clone, Copy)]
-struct Proxy {
-    aabb: Aabb,
-    user: u64,
+/// A proxy's place in the grid: its cell range (inclusive), or the oversize list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cells {
     lo: [i64; 3],
     hi: [i64; 3],
     oversize: bool,
@@ -121,7 +119,7 @@ struct Proxy {
 pub struct UniformGrid {
     config: GridConfig,
     inv_cell: Real,
-    proxies: Slots<Proxy>,
+    proxies: ProxyTable<Cells>,
     cells: CellMap,
     /// Slot indices of the oversize proxies.
     oversize: Vec<u32>,
@@ -154,7 +152,7 @@ impl UniformGrid {
         Self {
             config,
             inv_cell: 1.0 / config.cell_size,
-            proxies: Slots::default(),
+            proxies: ProxyTable::default(),
             cells: CellMap::default(),
             oversize: Vec::new(),
             spare: Vec::new(),
@@ -192,12 +190,10 @@ impl UniformGrid {
         )
     }
 
-    /// A proxy for `aabb`, with its cell range and whether it is oversize.
-    fn make_proxy(&self, aabb: Aabb, user: u64) -> Proxy {
-        let (lo, hi) = self.range(&aabb);
-        Proxy {
-            aabb,
-            user,
+    /// The cell range of `aabb` and whether it is oversize.
+    fn cells_of(&self, aabb: &Aabb) -> Cells {
+        let (lo, hi) = self.range(aabb);
+        Cells {
             lo,
             hi,
             oversize: cell_count(lo, hi) > u128::from(self.config.max_cells_per_proxy),
@@ -205,7 +201,7 @@ impl UniformGrid {
     }
 
     /// Lists slot `index` in its cells (or in the oversize list).
-    fn link(&mut self, index: u32, p: &Proxy) {
+    fn link(&mut self, index: u32, p: &Cells) {
         if p.oversize {
             self.oversize.push(index);
             return;
@@ -220,7 +216,7 @@ impl UniformGrid {
     }
 
     /// Removes slot `index` from its cells (or from the oversize list).
-    fn unlink(&mut self, index: u32, p: &Proxy) {
+    fn unlink(&mut self, index: u32, p: &Cells) {
         if p.oversize {
             if let Some(k) = self.oversize.iter().position(|&i| i == index) {
                 self.oversize.swap_remove(k);
@@ -271,16 +267,16 @@ fn first_shared(cell: [i64; 3], a: [i64; 3], b: [i64; 3]) -> bool {
 
 impl BroadPhase for UniformGrid {
     fn insert(&mut self, aabb: Aabb, user: u64) -> ProxyId {
-        let p = self.make_proxy(aabb, user);
-        let id = self.proxies.insert(p);
-        self.link(id.index, &p);
+        let cells = self.cells_of(&aabb);
+        let id = self.proxies.insert(aabb, user, cells);
+        self.link(id.index, &cells);
         id
     }
 
     fn remove(&mut self, id: ProxyId) -> bool {
         match self.proxies.remove(id) {
             Some(p) => {
-                self.unlink(id.index, &p);
+                self.unlink(id.index, &p.extra);
                 true
             }
             None => false,
@@ -288,26 +284,26 @@ impl BroadPhase for UniformGrid {
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb, _displacement: Vector3) -> bool {
-        let Some(&old) = self.proxies.get(id) else {
+        let Some(old) = self.proxies.get(id).map(|p| p.extra) else {
             return false;
         };
-        let new = self.make_proxy(aabb, old.user);
-        if (new.lo, new.hi, new.oversize) != (old.lo, old.hi, old.oversize) {
+        let new = self.cells_of(&aabb);
+        if new != old {
             self.unlink(id.index, &old);
             self.link(id.index, &new);
         }
         if let Some(p) = self.proxies.get_mut(id) {
-            *p = new;
+            *p = Proxy { aabb, extra: new };
         }
         true
     }
 
     fn user(&self, id: ProxyId) -> Option<u64> {
-        self.proxies.get(id).map(|p| p.user)
+        self.proxies.user(id)
     }
 
     fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {
-        self.proxies.get(id).map(|p| p.aabb)
+        self.proxies.aabb(id)
     }
 
     fn len(&self) -> usize {
@@ -324,11 +320,11 @@ impl BroadPhase for UniformGrid {
                 let Some(p) = self.proxies.at(index) else {
                     continue;
                 };
-                if !first_shared(cell, p.lo, qlo) {
+                if !first_shared(cell, p.extra.lo, qlo) {
                     continue;
                 }
                 stats.leaves_tested += 1;
-                if overlaps(&p.aabb, aabb) {
+                if p.aabb.intersects(aabb) {
                     stats.hits += 1;
                     if f(self.proxies.id_at(index)) == Visit::Stop {
                         return false;
@@ -365,7 +361,7 @@ impl BroadPhase for UniformGrid {
                 continue;
             };
             stats.leaves_tested += 1;
-            if overlaps(&p.aabb, aabb) {
+            if p.aabb.intersects(aabb) {
                 stats.hits += 1;
                 if f(self.proxies.id_at(index)) == Visit::Stop {
                     break;
@@ -386,7 +382,7 @@ impl BroadPhase for UniformGrid {
                     let Some(b) = self.proxies.at(j) else {
                         continue;
                     };
-                    if first_shared(cell.0, a.lo, b.lo) && overlaps(&a.aabb, &b.aabb) {
+                    if first_shared(cell.0, a.extra.lo, b.extra.lo) && a.aabb.intersects(&b.aabb) {
                         self.keys.push(pair_key(i, j));
                     }
                 }
@@ -398,8 +394,8 @@ impl BroadPhase for UniformGrid {
                 continue;
             };
             for (id, b) in self.proxies.iter() {
-                let skip = id.index == i || (b.oversize && id.index > i);
-                if !skip && overlaps(&a.aabb, &b.aabb) {
+                let skip = id.index == i || (b.extra.oversize && id.index > i);
+                if !skip && a.aabb.intersects(&b.aabb) {
                     self.keys.push(pair_key(i, id.index));
                 }
             }

@@ -16,7 +16,7 @@
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::Aabb;
 
-use crate::brute::{overlaps, pair_key, Slots};
+use crate::proxies::{pair_key, ProxyTable};
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};
 
 /// Lanes tested per step of the inner sweep; the inner body is written over fixed-size arrays
@@ -26,13 +26,6 @@ const LANES: usize = 8;
 /// Element moves the insertion sort may make per entry before it gives up and falls back to a
 /// full sort (a teleport or a mass insertion would otherwise cost `O(n²)`).
 const SHIFTS_PER_ENTRY: usize = 8;
-
-/// A stored proxy.
-#[derive(Debug, Clone, Copy)]
-struct Proxy {
-    aabb: Aabb,
-    user: u64,
-}
 
 /// One entry of the sorted order: the sort key (min x) and the proxy.
 #[derive(Debug, Clone, Copy)]
@@ -45,7 +38,7 @@ struct Entry {
 /// between frames, so a frame where boxes moved a little re-sorts in near-linear time.
 #[derive(Debug, Clone, Default)]
 pub struct SweepAndPrune {
-    proxies: Slots<Proxy>,
+    proxies: ProxyTable,
     /// Every proxy known at the last sort, in min-x order (removed ones are dropped lazily).
     order: Vec<Entry>,
     /// Proxies inserted since the last sort.
@@ -208,7 +201,7 @@ fn insertion_sort_bounded(v: &mut [Entry], budget: usize) -> bool {
 
 impl BroadPhase for SweepAndPrune {
     fn insert(&mut self, aabb: Aabb, user: u64) -> ProxyId {
-        let id = self.proxies.insert(Proxy { aabb, user });
+        let id = self.proxies.insert(aabb, user, ());
         self.pending.push(id);
         self.dirty = true;
         id
@@ -221,22 +214,17 @@ impl BroadPhase for SweepAndPrune {
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb, _displacement: Vector3) -> bool {
-        match self.proxies.get_mut(id) {
-            Some(p) => {
-                p.aabb = aabb;
-                self.dirty = true;
-                true
-            }
-            None => false,
-        }
+        let live = self.proxies.set_aabb(id, aabb);
+        self.dirty |= live;
+        live
     }
 
     fn user(&self, id: ProxyId) -> Option<u64> {
-        self.proxies.get(id).map(|p| p.user)
+        self.proxies.user(id)
     }
 
     fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {
-        self.proxies.get(id).map(|p| p.aabb)
+        self.proxies.aabb(id)
     }
 
     fn len(&self) -> usize {
@@ -249,7 +237,7 @@ impl BroadPhase for SweepAndPrune {
             // The sorted arrays are stale: test the stored boxes directly.
             for (id, p) in self.proxies.iter() {
                 stats.leaves_tested += 1;
-                if overlaps(&p.aabb, aabb) {
+                if p.aabb.intersects(aabb) {
                     stats.hits += 1;
                     if f(id) == Visit::Stop {
                         break;

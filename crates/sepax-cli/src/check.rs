@@ -101,11 +101,6 @@ struct Walk {
     last: Option<(usize, usize)>,
 }
 
-/// Closed-set overlap of two boxes on all three axes, exactly (no rounding band).
-fn overlap(a: &Aabb, b: &Aabb) -> bool {
-    (0..3).all(|k| a.min()[k] <= b.max()[k] && b.min()[k] <= a.max()[k])
-}
-
 /// A scene on the world, ready to be walked (once per output).
 struct Job<'a> {
     scene: &'a Scene,
@@ -186,7 +181,7 @@ impl<'a> Job<'a> {
             tree.query_aabb(b, |p| {
                 if let Some(bits) = tree.user(p) {
                     let j = self.world.index(ColliderId::from_bits(bits));
-                    if j > i && j < boxes.len() && overlap(b, &boxes[j]) && upto((i, j)) {
+                    if j > i && j < boxes.len() && b.intersects(&boxes[j]) && upto((i, j)) {
                         count += 1;
                     }
                 }

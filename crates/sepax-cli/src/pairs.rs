@@ -103,11 +103,6 @@ pub fn visit_cross_pairs(
     }
 }
 
-/// Closed-set overlap on all three axes.
-fn overlap(a: &Aabb, b: &Aabb) -> bool {
-    (0..3).all(|k| a.min()[k] <= b.max()[k] && b.min()[k] <= a.max()[k])
-}
-
 /// Leaves hold at most this many boxes.
 const LEAF: usize = 4;
 
@@ -195,7 +190,7 @@ impl<'a> BoxTree<'a> {
             if node.count > 0 {
                 let first = node.first_or_right;
                 for &i in &self.items[first..first + node.count] {
-                    if overlap(b, &self.boxes[i]) {
+                    if b.intersects(&self.boxes[i]) {
                         f(i);
                     }
                 }
@@ -218,7 +213,7 @@ mod tests {
         let mut out = Vec::new();
         for i in 0..boxes.len() {
             for j in i + 1..boxes.len() {
-                if overlap(&boxes[i], &boxes[j]) {
+                if boxes[i].intersects(&boxes[j]) {
                     out.push((i, j));
                 }
             }

@@ -174,6 +174,20 @@ impl Aabb {
         Aabb::new(self.min + offset, self.max + offset)
     }
 
+    /// Whether the two closed boxes share a point: touching (a shared face, edge or corner)
+    /// counts, as everywhere in sepax (`docs/tolerance.md`, section 1). Exact: six comparisons
+    /// and no tolerance, so the answer never depends on rounding.
+    #[inline]
+    pub fn intersects(&self, other: &Aabb) -> bool {
+        let (amin, amax, bmin, bmax) = (self.min, self.max, other.min, other.max);
+        amin.x <= bmax.x
+            && bmin.x <= amax.x
+            && amin.y <= bmax.y
+            && bmin.y <= amax.y
+            && amin.z <= bmax.z
+            && bmin.z <= amax.z
+    }
+
     /// Whether `p` lies in the closed box (exact: comparisons only).
     #[inline]
     pub fn contains_point(&self, p: &Point3) -> bool {
@@ -229,5 +243,64 @@ impl Aabb {
             min: Point3::from((c.coords - w - pad).sup(&-lim)),
             max: Point3::from((c.coords + w + pad).inf(&lim)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(lo: [Real; 3], hi: [Real; 3]) -> Aabb {
+        Aabb::new(Point3::from(lo), Point3::from(hi)).expect("valid box")
+    }
+
+    /// Every pair of intervals with ends in a small set (touching, nested, disjoint, points),
+    /// on each axis in turn with the other two overlapping or apart, against the overlap
+    /// written as "the intersection box is not empty".
+    #[test]
+    fn intersects_is_closed_set_overlap() {
+        let ends: [Real; 5] = [-1.0, 0.0, 0.5, 1.0, 2.0];
+        let mut intervals = Vec::new();
+        for (i, &lo) in ends.iter().enumerate() {
+            for &hi in &ends[i..] {
+                intervals.push((lo, hi));
+            }
+        }
+        for axis in 0..3 {
+            for other in [(0.0, 1.0, 0.5, 2.0), (0.0, 1.0, 1.5, 2.0)] {
+                for &(a0, a1) in &intervals {
+                    for &(b0, b1) in &intervals {
+                        let (mut alo, mut ahi) = ([other.0; 3], [other.1; 3]);
+                        let (mut blo, mut bhi) = ([other.2; 3], [other.3; 3]);
+                        (alo[axis], ahi[axis], blo[axis], bhi[axis]) = (a0, a1, b0, b1);
+                        let (x, y) = (b(alo, ahi), b(blo, bhi));
+                        let expect = (0..3).all(|k| alo[k].max(blo[k]) <= ahi[k].min(bhi[k]));
+                        assert_eq!(x.intersects(&y), expect, "{x:?} {y:?}");
+                        assert_eq!(y.intersects(&x), expect, "{y:?} {x:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn touching_boxes_intersect() {
+        let unit = b([0.0; 3], [1.0; 3]);
+        // A shared face, edge and corner; a point box on the surface; the box itself.
+        for other in [
+            b([1.0, 0.0, 0.0], [2.0, 1.0, 1.0]),
+            b([1.0, 1.0, 0.0], [2.0, 2.0, 1.0]),
+            b([1.0, 1.0, 1.0], [2.0, 2.0, 2.0]),
+            b([0.5, 1.0, 0.5], [0.5, 1.0, 0.5]),
+            unit,
+        ] {
+            assert!(
+                unit.intersects(&other) && other.intersects(&unit),
+                "{other:?}"
+            );
+        }
+        // The next float past the face: apart.
+        let gap = 1.0 + Real::EPSILON;
+        assert!(!unit.intersects(&b([gap, 0.0, 0.0], [2.0, 1.0, 1.0])));
     }
 }

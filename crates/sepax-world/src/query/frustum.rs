@@ -39,7 +39,7 @@ impl Hit for FrustumHit {
 /// A shape whose box misses the frustum's box (grown by a rounding band) is `Outside` first,
 /// which removes the plane test's false positives far from the frustum.
 pub fn frustum_visibility(frustum: &Frustum, shape: &Shape, mode: CullMode) -> Visibility {
-    if !overlaps(&shape.world_aabb(), &frustum_box(frustum)) {
+    if !shape.world_aabb().intersects(&frustum_box(frustum)) {
         return Visibility::Outside;
     }
     let point_in =
@@ -74,11 +74,6 @@ fn frustum_box(frustum: &Frustum) -> Aabb {
     let b = frustum.world_aabb();
     let band = 256.0 * UNIT_ROUNDOFF * (b.center().coords.amax() + b.half_extents().amax());
     grow_saturating(&b, band)
-}
-
-/// Closed-set box overlap.
-fn overlaps(a: &Aabb, b: &Aabb) -> bool {
-    (0..3).all(|k| a.min()[k] <= b.max()[k] && b.min()[k] <= a.max()[k])
 }
 
 impl<B: MovingPhase> World<B> {
