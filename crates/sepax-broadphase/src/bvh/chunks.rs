@@ -59,14 +59,38 @@ impl Clone for ChunkBufs {
 
 impl ChunkBufs {
     /// Makes room for `count` jobs and clears the first `count` buffers' outputs.
+    ///
+    /// Which proxies a job gets changes from frame to frame, so each buffer is given the
+    /// largest capacity any buffer has reached: a job then grows its buffer only when it finds
+    /// more than any job ever did (as one shared buffer would), and warm frames allocate
+    /// nothing.
     pub(crate) fn prepare(&mut self, count: usize) -> &[Mutex<ChunkBuf>] {
         if self.0.len() < count {
             self.0.resize_with(count, Default::default);
+        }
+        let mut most = [0usize; 4];
+        for b in &mut self.0 {
+            let b = b.get_mut().unwrap_or_else(PoisonError::into_inner);
+            let caps = [
+                b.stack.capacity(),
+                b.pair_stack.capacity(),
+                b.found.capacity(),
+                b.keys.capacity(),
+            ];
+            for (m, c) in most.iter_mut().zip(caps) {
+                *m = (*m).max(c);
+            }
         }
         for b in &mut self.0[..count] {
             let b = b.get_mut().unwrap_or_else(PoisonError::into_inner);
             b.found.clear();
             b.keys.clear();
+            b.stack.clear();
+            b.pair_stack.clear();
+            b.stack.reserve(most[0]);
+            b.pair_stack.reserve(most[1]);
+            b.found.reserve(most[2]);
+            b.keys.reserve(most[3]);
         }
         &self.0[..count]
     }
