@@ -36,7 +36,9 @@ fn desc(i: usize) -> ColliderDesc {
         membership: 1 << (i % 64),
         mask: u64::MAX - i as u64,
         group: -(i as i32) + 3,
-        owner: i.is_multiple_of(2).then_some(OwnerId(u64::MAX - 7 * i as u64)),
+        owner: i
+            .is_multiple_of(2)
+            .then_some(OwnerId(u64::MAX - 7 * i as u64)),
     };
     d.user = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     d.sensor = i % 4 == 1;
