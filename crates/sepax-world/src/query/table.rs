@@ -113,6 +113,27 @@ pub(crate) struct RayTables {
     pub(crate) moving: RayTable,
 }
 
+impl RayTables {
+    /// Records proxy `p` of collider `id` (static or not, placed shape `shape`, in a world of
+    /// `count` colliders): see [`World::note_proxy`].
+    #[inline]
+    pub(crate) fn note(
+        &mut self,
+        is_static: bool,
+        p: ProxyId,
+        id: ColliderId,
+        shape: &Shape,
+        count: usize,
+    ) {
+        if is_static {
+            self.statics.set(p.index, id, shape, usize::MAX);
+        } else {
+            let cap = count.saturating_mul(2).saturating_add(1024);
+            self.moving.set(p.index, id, shape, cap);
+        }
+    }
+}
+
 impl<B: MovingPhase> World<B> {
     /// Records the proxy of collider `id` (its current placed shape) in its tree's table;
     /// nothing when it has no proxy.
@@ -122,20 +143,15 @@ impl<B: MovingPhase> World<B> {
     /// broad phase is any [`MovingPhase`], whose proxy indices need not be dense: one far
     /// beyond the collider count is not recorded, and answered through its user value.
     pub(crate) fn note_proxy(&mut self, id: ColliderId) {
-        let cap = self.colliders.len().saturating_mul(2).saturating_add(1024);
+        let count = self.colliders.len();
         let Some(c) = self.colliders.get(id) else {
             return;
         };
         let Some(p) = c.proxy else {
             return;
         };
-        if c.desc.kind == Kind::Static {
-            self.rays
-                .statics
-                .set(p.index, id, &c.world_shape, usize::MAX);
-        } else {
-            self.rays.moving.set(p.index, id, &c.world_shape, cap);
-        }
+        let is_static = c.desc.kind == Kind::Static;
+        self.rays.note(is_static, p, id, &c.world_shape, count);
     }
 
     /// Forgets proxy `p` of a static (`is_static`) or moving collider.

@@ -171,6 +171,7 @@ impl<B: MovingPhase> World<B> {
     ) -> Option<(ProxyId, Aabb, Vector3)> {
         let epoch = self.epoch;
         let margin = self.config.contact.margin;
+        let count = self.colliders.len();
         let c = &mut self.colliders[id];
         let old = c.world_aabb.center();
         c.desc.pose = pose;
@@ -187,7 +188,7 @@ impl<B: MovingPhase> World<B> {
         let broad = c.broad_aabb(margin);
         let p = c.proxy?;
         let is_static = c.desc.kind == Kind::Static;
-        self.note_proxy(id);
+        self.rays.note(is_static, p, id, &c.world_shape, count);
         if is_static {
             self.statics.update(p, broad, Vector3::zeros());
             None

@@ -63,12 +63,9 @@ impl<B: MovingPhase> World<B> {
             out.placed.clear();
             out.error = None;
             for (&id, pose) in ids[range.clone()].iter().zip(&poses[range]) {
-                match checked_placement(colliders, id, pose) {
-                    Ok(p) => out.placed.push(p),
-                    Err(e) => {
-                        out.error = Some(e);
-                        break;
-                    }
+                if let Err(e) = checked_placement(colliders, id, pose, &mut out.placed) {
+                    out.error = Some(e);
+                    break;
                 }
             }
         });
@@ -97,16 +94,20 @@ impl<B: MovingPhase> World<B> {
     }
 }
 
-/// `id`'s checked new pose, its placed shape and box (see [`World::set_pose`]).
+/// Pushes `id`'s checked new pose, its placed shape and box (see [`World::set_pose`]) to `out`.
+/// (Writing into `out` rather than returning them keeps the large success value out of the
+/// `Result`: this runs once per moved collider.)
 #[inline]
 fn checked_placement(
     colliders: &slotmap::SlotMap<ColliderId, Collider>,
     id: ColliderId,
     pose: &Isometry3,
-) -> Result<(Isometry3, Shape, Aabb), WorldError> {
+    out: &mut Vec<(Isometry3, Shape, Aabb)>,
+) -> Result<(), WorldError> {
     let c = colliders.get(id).ok_or(WorldError::StaleId(id))?;
     let who = Subject::Id(id);
     let pose = check_pose(who, pose)?;
     let (s, b) = place(who, &c.desc.shape, &pose)?;
-    Ok((pose, s, b))
+    out.push((pose, s, b));
+    Ok(())
 }
