@@ -11,10 +11,11 @@ use sepax_testkit as common;
 
 use common::strategies::{point, rotation, size};
 use proptest::prelude::*;
+use sepax_narrowphase::contact::penetration;
 use sepax_narrowphase::distance::{closest_points_shapes, point_closest_points};
 use sepax_narrowphase::intersect::intersects_shapes;
 use sepax_narrowphase::toi::{cast_shapes, CastOptions};
-use sepax_shapes::math::{Real, Vector3};
+use sepax_shapes::math::{Isometry3, Real, Vector3};
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, Sphere, Triangle};
 
@@ -79,6 +80,32 @@ proptest! {
         let hit = cast_shapes(&a, &Vector3::zeros(), &b, &vb, 2.0 * t_touch + 1.0, &CastOptions::default());
         prop_assert!(hit.is_some());
         let h = hit.unwrap();
-        prop_assert!(h.time <= t_touch + tol() / speed, "{} > {}", h.time, t_touch);
+        if h.time <= t_touch + tol() / speed {
+            return Ok(());
+        }
+        // Later than the ideal time: allowed only for a grazing approach. `t_touch` assumes B
+        // moves exactly along the true normal; the velocity is the rounded one, and when the
+        // witness points sit on edges that slide past each other almost tangentially, a
+        // rounding of the direction moves the true time of impact far (an AABB segment and a
+        // flat AABB found by a random seed: f32 cast 6.3485456 against t_touch 6.3483024; the
+        // f64 cast on the same f32 inputs gives 6.3485458, so the cast is right for the
+        // velocity it was given). The check is then in space: at the reported time the shapes
+        // touch and do not penetrate beyond the tolerance, which a head-on approach reported
+        // late would (its depth grows with `speed * lateness`).
+        let at = |t: Real| {
+            let d = vb * t;
+            b.transformed(&Isometry3::translation(d.x, d.y, d.z)).unwrap()
+        };
+        let moved = at(h.time);
+        prop_assert!(closest_points_shapes(&a, &moved).unwrap().distance <= tol());
+        // A pair without a penetration query keeps the strict time bound (infinite depth).
+        let depth = penetration(&a, &moved).map_or(Real::INFINITY, |p| p.map_or(0.0, |p| p.depth));
+        prop_assert!(
+            depth <= tol(),
+            "{} > {} and the shapes penetrate by {} there",
+            h.time,
+            t_touch,
+            depth
+        );
     }
 }
