@@ -95,6 +95,10 @@ impl<B: MovingPhase> World<B> {
         }
         self.drop_proxy(id);
         let c = self.colliders.remove(id).expect("checked above");
+        if c.changed >= self.epoch {
+            // It is in the edit list, which now names one removed collider more.
+            self.edited_removed += 1;
+        }
         for &(other, allowed) in &c.pairs {
             if let Some(o) = self.colliders.get_mut(other) {
                 o.pairs.retain(|e| e.0 != id);

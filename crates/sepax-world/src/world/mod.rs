@@ -136,6 +136,9 @@ pub struct World<B: MovingPhase = DynamicBvh> {
     /// The colliders edited since the last update (`changed == epoch`), each once, in edit
     /// order; removed ones stay listed (and are skipped).
     pub(crate) edited: Vec<ColliderId>,
+    /// How many colliders of `edited` have been removed since (so that the live ones are
+    /// counted without a lookup each).
+    pub(crate) edited_removed: usize,
     /// The moving-against-static candidates of the last update (overlapping stored boxes),
     /// sorted; only the pairs of colliders edited since are looked for again.
     pub(crate) static_pairs: Vec<PairKey>,
@@ -187,6 +190,7 @@ impl<B: MovingPhase> World<B> {
             forced_static: 0,
             removed: Vec::new(),
             edited: Vec::new(),
+            edited_removed: 0,
             static_pairs: Vec::new(),
             static_pairs_valid: false,
             events: Events::default(),

@@ -50,6 +50,7 @@ impl<B: MovingPhase> World<B> {
         stats.static_tree_depth = self.statics.height();
         self.removed.clear();
         self.edited.clear();
+        self.edited_removed = 0;
         self.epoch += 1;
         &self.events
     }
@@ -97,8 +98,14 @@ impl<B: MovingPhase> World<B> {
     fn static_candidates(&mut self) {
         let (moving, statics) = (&self.moving, &self.statics);
         let (colliders, epoch) = (&self.colliders, self.epoch);
-        let live = |id: &&ColliderId| colliders.contains_key(**id);
-        let edits = self.edited.iter().filter(live).count();
+        let edits = self.edited.len() - self.edited_removed;
+        debug_assert_eq!(
+            edits,
+            self.edited
+                .iter()
+                .filter(|id| colliders.contains_key(**id))
+                .count()
+        );
         if 2 * edits > colliders.len() {
             self.static_pairs_valid = false;
         }
