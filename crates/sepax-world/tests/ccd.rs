@@ -496,3 +496,55 @@ fn set_ccd_and_shift_origin() {
     world.remove(bullet).unwrap();
     assert!(world.set_ccd(bullet, true).is_err());
 }
+
+#[test]
+fn first_update_sweeps_from_the_insert_pose_and_from_the_pose_at_set_ccd() {
+    let shape = &bullet_shapes()[0];
+    let (p0, p1) = (
+        Isometry3::translation(-1.0, 0.0, 0.0),
+        Isometry3::translation(1.0, 0.0, 0.0),
+    );
+    // Inserted with ccd, moved through the wall before any update: caught at the first one.
+    let mut world = World::new();
+    let w = world.insert(wall()).unwrap();
+    let bullet = world
+        .insert(ColliderDesc::new(*shape).pose(p0).ccd(true))
+        .unwrap();
+    world.set_pose(bullet, p1).unwrap();
+    let ev = world.update(&Serial);
+    assert_eq!(ev.begin.len(), 1, "{:?}", ev.begin);
+    assert_eq!(ev.begin[0].pair, PairKey::new(w, bullet));
+    assert!(ev.begin[0].flags.contains(EventFlags::SWEPT));
+    let t = ev.ccd_hit(PairKey::new(w, bullet)).unwrap().time;
+    assert!((t - (1.0 - RADIUS) / 2.0).abs() < 1e-3, "{t}");
+    // The same through insert_many.
+    let mut world = World::new();
+    let mut ids = Vec::new();
+    world
+        .insert_many(
+            [wall(), ColliderDesc::new(*shape).pose(p0).ccd(true)],
+            &mut ids,
+        )
+        .unwrap();
+    world.set_pose(ids[1], p1).unwrap();
+    assert_eq!(world.update(&Serial).begin.len(), 1);
+    // Switched on after an update, then moved: swept from the pose it had when switched on.
+    let mut world = World::new();
+    let w = world.insert(wall()).unwrap();
+    let bullet = world.insert(ColliderDesc::new(*shape).pose(p0)).unwrap();
+    world.update(&Serial);
+    world.set_ccd(bullet, true).unwrap();
+    world.set_pose(bullet, p1).unwrap();
+    let ev = world.update(&Serial);
+    assert_eq!(ev.begin.len(), 1, "{:?}", ev.begin);
+    assert_eq!(ev.begin[0].pair, PairKey::new(w, bullet));
+    // Inserted disabled: nothing to sweep from (it was not in the world), so nothing is caught.
+    let mut world = World::new();
+    world.insert(wall()).unwrap();
+    let bullet = world
+        .insert(ColliderDesc::new(*shape).pose(p0).ccd(true).enabled(false))
+        .unwrap();
+    world.set_enabled(bullet, true).unwrap();
+    world.set_pose(bullet, p1).unwrap();
+    assert!(world.update(&Serial).begin.is_empty());
+}

@@ -36,6 +36,10 @@ pub(crate) struct CcdState {
     ids: Vec<ColliderId>,
     /// The pose of each enabled ccd collider at the last update, sorted by id.
     starts: Vec<(ColliderId, Isometry3)>,
+    /// The pose of each ccd collider inserted (enabled) or switched to ccd since the last
+    /// update, at that moment: the start of its first sweep. In edit order; an id's first
+    /// entry counts.
+    pending: Vec<(ColliderId, Isometry3)>,
     /// The pairs that touched during the last update's sweep but not at its end, sorted.
     pub(crate) swept: Vec<PairKey>,
     /// The same for the update that runs (swapped into `swept` at its end).
@@ -67,18 +71,29 @@ struct Job {
 }
 
 impl CcdState {
-    /// Records a new collider.
-    pub(crate) fn track(&mut self, id: ColliderId, ccd: bool) {
+    /// Records a new collider (`ccd`: flagged and enabled) placed at `pose`.
+    pub(crate) fn track(&mut self, id: ColliderId, ccd: bool, pose: Isometry3) {
         if ccd {
             self.ids.push(id);
+            self.pending.push((id, pose));
         }
     }
 
     /// Moves the kept start poses with the origin (see [`World::shift_origin`]).
     pub(crate) fn shift_origin(&mut self, origin: &Vector3) {
-        for (_, pose) in &mut self.starts {
+        for (_, pose) in self.starts.iter_mut().chain(&mut self.pending) {
             pose.translation.vector -= origin;
         }
+    }
+
+    /// Where `id`'s sweep of this update starts: its pose at the last update, else the one it
+    /// had when it was inserted or switched to ccd since (`pending` sorted stably by id).
+    fn start_of(&self, id: ColliderId) -> Option<Isometry3> {
+        if let Ok(k) = self.starts.binary_search_by_key(&id, |s| s.0) {
+            return Some(self.starts[k].1);
+        }
+        let k = self.pending.partition_point(|s| s.0 < id);
+        self.pending.get(k).filter(|s| s.0 == id).map(|s| s.1)
     }
 }
 
@@ -112,12 +127,16 @@ fn spin_bounds(start_box: &Aabb, m: &Motion) -> Aabb {
 }
 
 impl<B: MovingPhase> World<B> {
-    /// Turns continuous collision on or off for `id`. Switched on, the collider is swept from
-    /// the next update after that (it needs a pose at an update to start from).
+    /// Turns continuous collision on or off for `id`. Switched on, the collider is swept at
+    /// the next update from its pose at that moment (or from its pose at the last update, if
+    /// it was a ccd collider then).
     pub fn set_ccd(&mut self, id: ColliderId, ccd: bool) -> Result<(), WorldError> {
         let c = self.colliders.get_mut(id).ok_or(WorldError::StaleId(id))?;
         if ccd && !c.desc.ccd {
             self.ccd.ids.push(id);
+            if c.desc.enabled {
+                self.ccd.pending.push((id, c.desc.pose));
+            }
         }
         c.desc.ccd = ccd;
         Ok(())
@@ -197,13 +216,14 @@ impl<B: MovingPhase> World<B> {
             .retain(|&id| colliders.get(id).is_some_and(|c| c.desc.ccd));
         st.ids.sort_unstable();
         st.ids.dedup();
+        // Stable: an id's first entry (its pose when first recorded) stays first.
+        st.pending.sort_by_key(|s| s.0);
         st.sweeps.clear();
         for &id in &st.ids {
             let c = &colliders[id];
-            let Ok(k) = st.starts.binary_search_by_key(&id, |s| s.0) else {
+            let Some(p0) = st.start_of(id) else {
                 continue;
             };
-            let p0 = st.starts[k].1;
             if !c.desc.enabled || p0 == c.desc.pose {
                 continue;
             }
@@ -298,6 +318,7 @@ impl<B: MovingPhase> World<B> {
         let st = &mut self.ccd;
         core::mem::swap(&mut st.swept, &mut st.swept_new);
         st.starts.clear();
+        st.pending.clear();
         for &id in &st.ids {
             if let Some(c) = self
                 .colliders

@@ -20,10 +20,10 @@ impl<B: MovingPhase> World<B> {
     /// a placed shape out of the finite range; a typed rotation is renormalised.
     pub fn insert(&mut self, desc: ColliderDesc) -> Result<ColliderId, WorldError> {
         let c = self.prepare(Subject::New { index: 0 }, desc)?;
-        let ccd = c.desc.ccd;
+        let (ccd, pose) = (c.desc.ccd && c.desc.enabled, c.desc.pose);
         let id = self.colliders.insert(c);
         self.edited.push(id);
-        self.ccd.track(id, ccd);
+        self.ccd.track(id, ccd, pose);
         self.add_proxy(id);
         Ok(id)
     }
@@ -45,10 +45,10 @@ impl<B: MovingPhase> World<B> {
             let enabled = c.desc.enabled;
             let is_static = c.desc.kind == Kind::Static;
             let aabb = c.broad_aabb(self.config.contact.margin);
-            let ccd = c.desc.ccd;
+            let (ccd, pose) = (c.desc.ccd && enabled, c.desc.pose);
             let id = self.colliders.insert(c);
             self.edited.push(id);
-            self.ccd.track(id, ccd);
+            self.ccd.track(id, ccd, pose);
             ids.push(id);
             if enabled {
                 let list = if is_static { &mut stat } else { &mut mov };
