@@ -548,3 +548,36 @@ fn first_update_sweeps_from_the_insert_pose_and_from_the_pose_at_set_ccd() {
     world.set_pose(bullet, p1).unwrap();
     assert!(world.update(&Serial).begin.is_empty());
 }
+
+#[test]
+fn teleport_is_not_swept() {
+    let shape = &bullet_shapes()[0];
+    let (p0, p1, p2) = (
+        Isometry3::translation(-1.0, 0.0, 0.0),
+        Isometry3::translation(1.0, 0.0, 0.0),
+        Isometry3::translation(-1.0, 5.0, 0.0),
+    );
+    let mut world = World::new();
+    let w = world.insert(wall()).unwrap();
+    let bullet = world
+        .insert(ColliderDesc::new(*shape).pose(p0).ccd(true))
+        .unwrap();
+    world.update(&Serial);
+    // Through the wall by teleport: no sweep, no event.
+    world.teleport(bullet, p1).unwrap();
+    assert!(world.update(&Serial).begin.is_empty());
+    assert_eq!(world.get(bullet).unwrap().pose(), &p1);
+    // Teleported, then moved in the same frame: swept from the teleport's pose only.
+    world.teleport(bullet, p2).unwrap();
+    world
+        .set_pose(bullet, Isometry3::translation(1.0, 5.0, 0.0))
+        .unwrap();
+    let ev = world.update(&Serial);
+    assert_eq!(ev.begin.len(), 1, "{:?}", ev.begin);
+    assert_eq!(ev.begin[0].pair, PairKey::new(w, bullet));
+    // And back by a plain move: swept again.
+    world.update(&Serial);
+    world.set_pose(bullet, p0).unwrap();
+    assert_eq!(world.update(&Serial).ccd.len(), 1);
+    assert!(world.teleport(ColliderId::default(), p0).is_err());
+}

@@ -142,6 +142,21 @@ impl<B: MovingPhase> World<B> {
         Ok(())
     }
 
+    /// Moves a collider like [`World::set_pose`], but a ccd collider is not swept from where
+    /// it was: the next update's sweep starts at `pose` (a respawn, a portal). The same as
+    /// `set_pose` for other colliders.
+    pub fn teleport(&mut self, id: ColliderId, pose: Isometry3) -> Result<(), WorldError> {
+        self.set_pose(id, pose)?;
+        let placed = self.colliders[id].desc.pose;
+        let st = &mut self.ccd;
+        if let Ok(k) = st.starts.binary_search_by_key(&id, |s| s.0) {
+            st.starts.remove(k);
+        }
+        st.pending.retain(|s| s.0 != id);
+        st.pending.push((id, placed));
+        Ok(())
+    }
+
     /// The sweep of this update, after the narrow phase (`tested` holds this update's results,
     /// `scratch.tested` the last one's): fills `events.ccd` and `ccd.swept_new`. Does nothing
     /// (and allocates nothing) without ccd colliders.
