@@ -149,7 +149,7 @@ def bench_pairs(rng, args, peers, out, table):
             return [fcl.collide(x, y, req, fcl.CollisionResult()) > 0 for x, y in zip(oa, ob)]
 
         agree("python-fcl collide", run())
-        row.peer["fcl"] = (m / best_of(run, args.repeat), f"collide per pair, {m:,} pairs, "
+        row.peer["fcl"] = (m / best_of(run, args.peer_repeat), f"collide per pair, {m:,} pairs, "
                            "objects prebuilt")
     if peers.coal is not None:
         coal = peers.coal
@@ -165,7 +165,7 @@ def bench_pairs(rng, args, peers, out, table):
             return [coal.collide(x, y, req, coal.CollisionResult()) for x, y in zip(oa, ob)]
 
         agree("coal collide", run())
-        row.peer["coal"] = (m / best_of(run, args.repeat), f"collide per pair, {m:,} pairs, "
+        row.peer["coal"] = (m / best_of(run, args.peer_repeat), f"collide per pair, {m:,} pairs, "
                             "objects prebuilt")
     if peers.pybullet is not None:
         pb = peers.pybullet
@@ -183,7 +183,7 @@ def bench_pairs(rng, args, peers, out, table):
                     for x, y in zip(ba, bb)]
 
         agree("pybullet getClosestPoints", run())
-        row.peer["pybullet"] = (m / best_of(run, args.repeat),
+        row.peer["pybullet"] = (m / best_of(run, args.peer_repeat),
                                 f"getClosestPoints(a, b, 0) per pair, {m:,} pairs, bodies "
                                 "prebuilt")
         pb.disconnect(cid)
@@ -205,7 +205,7 @@ def bench_pairs(rng, args, peers, out, table):
         got = np.asarray(run(), dtype=bool)
         same = int(np.sum(got == ref[:k]))
         check("pairs: trimesh CollisionManager vs sepax", same == k, f"{same}/{k} pairs agree")
-        row.peer["trimesh"] = (k / best_of(run, args.repeat),
+        row.peer["trimesh"] = (k / best_of(run, args.peer_repeat),
                                f"in_collision_single per pair (box meshes), {k:,} pairs, "
                                "managers prebuilt")
 
@@ -255,7 +255,10 @@ def bench_rays(rng, args, peers, out, table):
             pb.createMultiBody(0, s, basePosition=((a + b) / 2).tolist(), physicsClientId=cid)
         o64, d64 = f64(o), f64(d)
         to = o64 + max_t * d64
-        chunk = 16384
+        # MAX_RAY_INTERSECTION_BATCH_SIZE is 16,384, but a call of 16,384 rays answers none
+        # (NumPy input) or 16,383 (lists): 16,383 is the largest call that works.
+        chunk = 16383
+        assert len(pb.rayTestBatch(o64[:chunk], to[:chunk], physicsClientId=cid)) == min(n, chunk)
 
         def run():
             res = []
@@ -276,7 +279,7 @@ def bench_rays(rng, args, peers, out, table):
               f"every box, t within 1e-3 on {int(close.sum())}/{int(both.sum())} of their hits; "
               f"{int(inside.sum())} rays start inside a box (sepax: hit at t = 0, "
               f"pybullet hits {int(got[inside].sum())} of them)")
-        row.peer["pybullet"] = (n / best_of(run, args.repeat),
+        row.peer["pybullet"] = (n / best_of(run, args.peer_repeat),
                                 f"rayTestBatch in calls of {chunk:,}, numThreads=1, NumPy in")
         pb.disconnect(cid)
     if peers.trimesh is not None:
@@ -299,7 +302,7 @@ def bench_rays(rng, args, peers, out, table):
         check("rays: trimesh mesh.ray vs sepax", same_hit == int(sel.sum()),
               f"hit or miss agree on {same_hit}/{int(sel.sum())} rays starting outside every box "
               f"(of {m:,}; {type(mesh.ray).__module__})")
-        row.peer["trimesh"] = (m / best_of(run, args.repeat),
+        row.peer["trimesh"] = (m / best_of(run, args.peer_repeat),
                                f"mesh.ray.intersects_location on the boxes as one mesh, "
                                f"{m:,} rays ({type(mesh.ray).__module__.split('.')[-1]})")
 
@@ -389,7 +392,7 @@ def bench_trajectories(rng, args, peers, out, table):
 
         run = lambda: loop(place, collide, link_obj, env_obj)  # noqa: E731
         agree("python-fcl", run())
-        row.peer["fcl"] = (m / best_of(run, args.repeat), "collide, " + label)
+        row.peer["fcl"] = (m / best_of(run, args.peer_repeat), "collide, " + label)
     if peers.coal is not None:
         coal = peers.coal
         eye = np.eye(3)
@@ -407,7 +410,7 @@ def bench_trajectories(rng, args, peers, out, table):
 
         run = lambda: loop(place, collide, link_obj, env_obj)  # noqa: E731
         agree("coal", run())
-        row.peer["coal"] = (m / best_of(run, args.repeat), "collide, " + label)
+        row.peer["coal"] = (m / best_of(run, args.peer_repeat), "collide, " + label)
     if peers.pybullet is not None:
         pb = peers.pybullet
         cid = pb.connect(pb.DIRECT)
@@ -431,7 +434,7 @@ def bench_trajectories(rng, args, peers, out, table):
 
         run = lambda: loop(place, collide, link_obj, env_obj)  # noqa: E731
         agree("pybullet", run())
-        row.peer["pybullet"] = (m / best_of(run, args.repeat),
+        row.peer["pybullet"] = (m / best_of(run, args.peer_repeat),
                                 "resetBasePositionAndOrientation + getClosestPoints, " + label)
         pb.disconnect(cid)
 
@@ -584,9 +587,11 @@ def bench_world(rng, args, peers, out, table):
         check("world: trimesh CollisionManager vs sepax", got == sub,
               f"{len(got)} touching pairs vs sepax's {len(sub)} among the first {kt:,} boxes")
         s = {"i": 0}
-        row.peer["trimesh"] = (kt / k / best_of(lambda: run_frame(_next(s)), frames),
-                               f"set_transform each + in_collision_internal, on {kt:,} of the "
-                               f"boxes, scaled by {kt:,}/{k:,} to this row's count")
+        part = "" if kt == k else f", on {kt:,} of the boxes (frames/s times {kt:,}/{k:,})"
+        row.peer["trimesh"] = (kt / k / best_of(lambda: run_frame(_next(s)),
+                                                args.peer_frames_trimesh),
+                               "set_transform each + in_collision_internal(return_names=True)"
+                               + part)
 
 
 def _next(s):
@@ -669,15 +674,18 @@ def main(argv=None):
     ap.add_argument("--peer-pairs-trimesh", type=int, default=2_000)
     ap.add_argument("--rays", type=int, default=100_000)
     ap.add_argument("--ray-boxes", type=int, default=2_000)
-    ap.add_argument("--peer-rays-trimesh", type=int, default=10_000)
+    ap.add_argument("--peer-rays-trimesh", type=int, default=2_000)
     ap.add_argument("--trajectories", type=int, default=2_000)
     ap.add_argument("--peer-trajectories", type=int, default=200)
     ap.add_argument("--steps", type=int, default=16)
     ap.add_argument("--boxes", type=int, default=20_000)
-    ap.add_argument("--frames", type=int, default=5, help="sepax's timed frames (best of)")
+    ap.add_argument("--frames", type=int, default=10, help="sepax's timed frames (best of)")
     ap.add_argument("--peer-frames", type=int, default=3)
     ap.add_argument("--peer-boxes-trimesh", type=int, default=20_000)
-    ap.add_argument("--repeat", type=int, default=3, help="timings per figure (best of)")
+    ap.add_argument("--peer-frames-trimesh", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=10,
+                    help="timings of each sepax figure, here and in Rust (best of)")
+    ap.add_argument("--peer-repeat", type=int, default=3, help="timings of each peer figure")
     ap.add_argument("--peers", default="all", help="comma list of fcl,coal,pybullet,trimesh, "
                     "or all, or none")
     ap.add_argument("--rust", default="auto", help="the py_parity binary, or none")

@@ -15,8 +15,8 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use sepax::narrowphase::intersect::intersects_shapes;
 use sepax::math::{Isometry3, Matrix3, Point3, Quaternion, Real, UnitQuaternion};
+use sepax::narrowphase::intersect::intersects_shapes;
 use sepax::world::{
     ColliderDesc, ColliderId, Filter, Kind, KindMask, QueryFilter, Report, Serial, Sweep,
     TrajectoryOptions, TrajectoryResult, World,
@@ -51,7 +51,11 @@ impl Data {
     fn reals(&self, name: &str) -> Vec<Real> {
         let bytes = std::fs::read(self.dir.join(format!("{name}.bin"))).expect(name);
         const W: usize = std::mem::size_of::<Real>();
-        assert_eq!(bytes.len() % W, 0, "{name}.bin is not a whole number of reals");
+        assert_eq!(
+            bytes.len() % W,
+            0,
+            "{name}.bin is not a whole number of reals"
+        );
         bytes
             .chunks_exact(W)
             .map(|c| Real::from_le_bytes(c.try_into().expect("one real")))
@@ -127,11 +131,11 @@ fn pairs(d: &Data, repeat: usize) {
     let n = ca.len() / 3;
     let (a, b) = (boxes(&ca, &ha, &qa), boxes(&cb, &hb, &qb));
     let check = |a: &[Shape], b: &[Shape]| -> Vec<bool> {
-        a.iter()
-            .zip(b)
-            .map(|(x, y)| intersects_shapes(x, y))
-            .collect::<Result<_, _>>()
-            .expect("box pairs")
+        let mut out = Vec::with_capacity(a.len());
+        for (x, y) in a.iter().zip(b) {
+            out.push(intersects_shapes(x, y).expect("box pairs"));
+        }
+        out
     };
     let hits = check(&a, &b);
     let t = best_of(repeat, || check(&a, &b));
@@ -165,7 +169,8 @@ fn rays(d: &Data, repeat: usize) {
             .map(|i| Ray::new(point(&o, i), point(&dir, i).coords, max_t).expect("a valid ray"))
             .collect();
         let mut out = vec![None; n];
-        w.cast_rays(&Serial, &rays, &filter, &mut out).expect("cast");
+        w.cast_rays(&Serial, &rays, &filter, &mut out)
+            .expect("cast");
         out
     };
     let found = cast();
