@@ -120,10 +120,10 @@ def bench_pairs(rng, args, peers, out, table):
     a, b = sepax.boxes(ca, ha, qa), sepax.boxes(cb, hb, qb)
     hits = sepax.intersects(a, b)
     row = table.row("pairs", f"box-box pairs, {n:,} random OBB pairs (pairs/s)")
-    row.sepax = n / best_of(lambda: sepax.intersects(a, b), args.repeat)
-    table.row("pairs_build", "  the same with boxes() built in the call (pairs/s)").sepax = (
-        n / best_of(lambda: sepax.intersects(sepax.boxes(ca, ha, qa), sepax.boxes(cb, hb, qb)),
-                    args.repeat))
+    row.time("sepax", n, lambda: sepax.intersects(a, b), args.repeat)
+    table.row("pairs_build", "  the same with boxes() built in the call (pairs/s)").time(
+        "sepax", n, lambda: sepax.intersects(sepax.boxes(ca, ha, qa), sepax.boxes(cb, hb, qb)),
+        args.repeat)
     table.checks["pairs_hits"] = int(hits.sum())
     m = min(args.peer_pairs, n)
     A = [(f64(ca[i]), f64(ha[i]), f64(qa[i])) for i in range(m)]
@@ -136,7 +136,7 @@ def bench_pairs(rng, args, peers, out, table):
         check(f"pairs: {name} vs sepax", same == m,
               f"{same}/{m} pairs agree ({int(got.sum())} vs {int(ref.sum())} intersecting)")
 
-    if peers.fcl is not None:
+    def peer_fcl():
         fcl = peers.fcl
 
         def obj(c, h, q):
@@ -149,9 +149,13 @@ def bench_pairs(rng, args, peers, out, table):
             return [fcl.collide(x, y, req, fcl.CollisionResult()) > 0 for x, y in zip(oa, ob)]
 
         agree("python-fcl collide", run())
-        row.peer["fcl"] = (m / best_of(run, args.peer_repeat), f"collide per pair, {m:,} pairs, "
-                           "objects prebuilt")
-    if peers.coal is not None:
+        row.time("fcl", m, run, args.peer_repeat, label=f"collide per pair, {m:,} pairs, "
+                 "objects prebuilt")
+
+    if peers.fcl is not None:
+        peer_fcl()
+
+    def peer_coal():
         coal = peers.coal
 
         def obj(c, h, q):
@@ -165,9 +169,13 @@ def bench_pairs(rng, args, peers, out, table):
             return [coal.collide(x, y, req, coal.CollisionResult()) for x, y in zip(oa, ob)]
 
         agree("coal collide", run())
-        row.peer["coal"] = (m / best_of(run, args.peer_repeat), f"collide per pair, {m:,} pairs, "
-                            "objects prebuilt")
-    if peers.pybullet is not None:
+        row.time("coal", m, run, args.peer_repeat, label=f"collide per pair, {m:,} pairs, "
+                 "objects prebuilt")
+
+    if peers.coal is not None:
+        peer_coal()
+
+    def peer_pybullet():
         pb = peers.pybullet
         cid = pb.connect(pb.DIRECT)
 
@@ -183,11 +191,14 @@ def bench_pairs(rng, args, peers, out, table):
                     for x, y in zip(ba, bb)]
 
         agree("pybullet getClosestPoints", run())
-        row.peer["pybullet"] = (m / best_of(run, args.peer_repeat),
-                                f"getClosestPoints(a, b, 0) per pair, {m:,} pairs, bodies "
-                                "prebuilt")
-        pb.disconnect(cid)
-    if peers.trimesh is not None:
+        row.time("pybullet", m, run, args.peer_repeat,
+                 label=f"getClosestPoints(a, b, 0) per pair, {m:,} pairs, bodies "
+                 "prebuilt")
+
+    if peers.pybullet is not None:
+        peer_pybullet()
+
+    def peer_trimesh():
         import trimesh
         k = min(args.peer_pairs_trimesh, m)
         # The manager tests one object against its whole set: one manager per pair, holding a.
@@ -205,10 +216,12 @@ def bench_pairs(rng, args, peers, out, table):
         got = np.asarray(run(), dtype=bool)
         same = int(np.sum(got == ref[:k]))
         check("pairs: trimesh CollisionManager vs sepax", same == k, f"{same}/{k} pairs agree")
-        row.peer["trimesh"] = (k / best_of(run, args.peer_repeat),
-                               f"in_collision_single per pair (box meshes), {k:,} pairs, "
-                               "managers prebuilt")
+        row.time("trimesh", k, run, args.peer_repeat,
+                 label=f"in_collision_single per pair (box meshes), {k:,} pairs, "
+                 "managers prebuilt")
 
+    if peers.trimesh is not None:
+        peer_trimesh()
 
 def _matrix(c, q):
     m = np.eye(4)
@@ -231,7 +244,7 @@ def bench_rays(rng, args, peers, out, table):
     w.add_aabbs(lo, hi, kind="static")
     r = w.cast_rays(o, d, max_t)
     row = table.row("rays", f"rays, {n:,} into {len(lo):,} static boxes, 1 thread (rays/s)")
-    row.sepax = n / best_of(lambda: w.cast_rays(o, d, max_t), args.repeat)
+    row.time("sepax", n, lambda: w.cast_rays(o, d, max_t), args.repeat)
     hit, t = r["hit"], r["t"]
     table.checks["rays_hits"] = int(hit.sum())
     table.checks["rays_tbits"] = _bits_sum(t[hit])
@@ -245,7 +258,7 @@ def bench_rays(rng, args, peers, out, table):
     for name in ("fcl", "coal"):
         if getattr(peers, name) is not None:
             row.peer[name] = (None, "no ray query in its Python API")
-    if peers.pybullet is not None:
+    def peer_pybullet():
         pb = peers.pybullet
         cid = pb.connect(pb.DIRECT)
         lo64, hi64 = f64(lo), f64(hi)
@@ -279,10 +292,13 @@ def bench_rays(rng, args, peers, out, table):
               f"every box, t within 1e-3 on {int(close.sum())}/{int(both.sum())} of their hits; "
               f"{int(inside.sum())} rays start inside a box (sepax: hit at t = 0, "
               f"pybullet hits {int(got[inside].sum())} of them)")
-        row.peer["pybullet"] = (n / best_of(run, args.peer_repeat),
-                                f"rayTestBatch in calls of {chunk:,}, numThreads=1, NumPy in")
-        pb.disconnect(cid)
-    if peers.trimesh is not None:
+        row.time("pybullet", n, run, args.peer_repeat,
+                 label=f"rayTestBatch in calls of {chunk:,}, numThreads=1, NumPy in")
+
+    if peers.pybullet is not None:
+        peer_pybullet()
+
+    def peer_trimesh():
         import trimesh
         m = min(args.peer_rays_trimesh, n)
         mesh = trimesh.util.concatenate([
@@ -302,10 +318,12 @@ def bench_rays(rng, args, peers, out, table):
         check("rays: trimesh mesh.ray vs sepax", same_hit == int(sel.sum()),
               f"hit or miss agree on {same_hit}/{int(sel.sum())} rays starting outside every box "
               f"(of {m:,}; {type(mesh.ray).__module__})")
-        row.peer["trimesh"] = (m / best_of(run, args.peer_repeat),
-                               f"mesh.ray.intersects_location on the boxes as one mesh, "
-                               f"{m:,} rays ({type(mesh.ray).__module__.split('.')[-1]})")
+        row.time("trimesh", m, run, args.peer_repeat,
+                 label=f"mesh.ray.intersects_location on the boxes as one mesh, "
+                 f"{m:,} rays ({type(mesh.ray).__module__.split('.')[-1]})")
 
+    if peers.trimesh is not None:
+        peer_trimesh()
 
 def _bits_sum(x):
     """The wrapping sum of the bit patterns of ``x`` (``REAL``), as the Rust tool prints it."""
@@ -333,9 +351,9 @@ def bench_trajectories(rng, args, peers, out, table):
     M = len(links)
     row = table.row("traj", f"trajectories, {steps} steps x {M} links vs 4 boxes + self, "
                     f"discrete, first hit (traj/s)")
-    row.sepax = b / best_of(lambda: world.check_trajectories(poses, links), args.repeat)
-    table.row("traj_swept", "  the same, swept (traj/s)").sepax = b / best_of(
-        lambda: world.check_trajectories(poses, links, swept=True), args.repeat)
+    row.time("sepax", b, lambda: world.check_trajectories(poses, links), args.repeat)
+    table.row("traj_swept", "  the same, swept (traj/s)").time(
+        "sepax", b, lambda: world.check_trajectories(poses, links, swept=True), args.repeat)
     for name, r in [("traj", discrete), ("traj_swept", swept)]:
         table.checks[f"{name}_colliding"] = int(r.colliding.sum())
         table.checks[f"{name}_stepsum"] = int(r.first_step.sum())
@@ -377,7 +395,7 @@ def bench_trajectories(rng, args, peers, out, table):
         return first
 
     label = f"per-step loop, {len(pairs) + len(env_pairs)} pair tests a step, {m:,} trajectories"
-    if peers.fcl is not None:
+    def peer_fcl():
         fcl = peers.fcl
         link_obj = [fcl.CollisionObject(fcl.Box(*(2 * f64(h)))) for h in lh]
         env_obj = [fcl.CollisionObject(fcl.Box(*(2 * f64(h))), fcl.Transform(f64(c)))
@@ -392,8 +410,12 @@ def bench_trajectories(rng, args, peers, out, table):
 
         run = lambda: loop(place, collide, link_obj, env_obj)  # noqa: E731
         agree("python-fcl", run())
-        row.peer["fcl"] = (m / best_of(run, args.peer_repeat), "collide, " + label)
-    if peers.coal is not None:
+        row.time("fcl", m, run, args.peer_repeat, label="collide, " + label)
+
+    if peers.fcl is not None:
+        peer_fcl()
+
+    def peer_coal():
         coal = peers.coal
         eye = np.eye(3)
         link_obj = [coal.CollisionObject(coal.Box(*(2 * f64(h))), coal.Transform3s())
@@ -410,8 +432,12 @@ def bench_trajectories(rng, args, peers, out, table):
 
         run = lambda: loop(place, collide, link_obj, env_obj)  # noqa: E731
         agree("coal", run())
-        row.peer["coal"] = (m / best_of(run, args.peer_repeat), "collide, " + label)
-    if peers.pybullet is not None:
+        row.time("coal", m, run, args.peer_repeat, label="collide, " + label)
+
+    if peers.coal is not None:
+        peer_coal()
+
+    def peer_pybullet():
         pb = peers.pybullet
         cid = pb.connect(pb.DIRECT)
 
@@ -434,10 +460,11 @@ def bench_trajectories(rng, args, peers, out, table):
 
         run = lambda: loop(place, collide, link_obj, env_obj)  # noqa: E731
         agree("pybullet", run())
-        row.peer["pybullet"] = (m / best_of(run, args.peer_repeat),
-                                "resetBasePositionAndOrientation + getClosestPoints, " + label)
-        pb.disconnect(cid)
+        row.time("pybullet", m, run, args.peer_repeat,
+                 label="resetBasePositionAndOrientation + getClosestPoints, " + label)
 
+    if peers.pybullet is not None:
+        peer_pybullet()
 
 # -- world update ---------------------------------------------------------------------------------
 def bench_world(rng, args, peers, out, table):
@@ -454,13 +481,16 @@ def bench_world(rng, args, peers, out, table):
     def frame():
         state["i"] += 1
         w.set_poses(ids, moved[state["i"] % 4], q)
-        return w.update()
+        ev = w.update()
+        if state["i"] == args.frames:
+            table.checks["world_hash"] = w.state_hash()
+        return ev
 
     row = table.row("world", f"world update, {k:,} moving boxes: set_poses + update "
                     "(frames/s)")
-    row.sepax = 1 / best_of(frame, args.frames)
-    table.checks["world_hash"] = w.state_hash()
-    last = moved[state["i"] % 4]
+    row.time("sepax", 1, frame, args.frames)
+    # The Rust tool runs frames 1 to --frames from the same start: its state hash then.
+    last = moved[args.frames % 4]
     # The touching pairs at the last frame's poses: a fresh world reports them all as begin.
     ev = sepax.World()
     ev_ids = ev.add_boxes(last, h, q)
@@ -478,7 +508,7 @@ def bench_world(rng, args, peers, out, table):
               f"{len(got)} touching pairs vs sepax's {len(touching)} "
               f"({len(got - touching)} only in {name}, {len(touching - got)} only in sepax)")
 
-    if peers.fcl is not None:
+    def peer_fcl():
         fcl = peers.fcl
         objs = [fcl.CollisionObject(fcl.Box(*(2 * h64[i])), fcl.Transform(q64[i], c64[i]))
                 for i in range(k)]
@@ -507,10 +537,14 @@ def bench_world(rng, args, peers, out, table):
               [(where[tuple(a.getTranslation())], where[tuple(b.getTranslation())])
                for a, b in run_frame(last)])
         s = {"i": 0}
-        row.peer["fcl"] = (1 / best_of(lambda: run_frame(pos[_next(s)]), frames),
-                           "setTransform each + DynamicAABBTreeCollisionManager update + "
-                           "collide (callback runs collide)")
-    if peers.coal is not None:
+        row.time("fcl", 1, lambda: run_frame(pos[_next(s)]), frames,
+                 label="setTransform each + DynamicAABBTreeCollisionManager update + "
+                 "collide (callback runs collide)")
+
+    if peers.fcl is not None:
+        peer_fcl()
+
+    def peer_coal():
         coal = peers.coal
         objs = [coal.CollisionObject(coal.Box(*(2 * h64[i])),
                                      coal.Transform3s(wxyz_to_matrix(q64[i]), c64[i]))
@@ -536,10 +570,14 @@ def bench_world(rng, args, peers, out, table):
               [(where[tuple(x.o1.halfSide)], where[tuple(x.o2.halfSide)])
                for x in run_frame(last)])
         s = {"i": 0}
-        row.peer["coal"] = (1 / best_of(lambda: run_frame(pos[_next(s)]), frames),
-                            "setTransform each + DynamicAABBTreeCollisionManager update + "
-                            "collide (CollisionCallBackDefault)")
-    if peers.pybullet is not None:
+        row.time("coal", 1, lambda: run_frame(pos[_next(s)]), frames,
+                 label="setTransform each + DynamicAABBTreeCollisionManager update + "
+                 "collide (CollisionCallBackDefault)")
+
+    if peers.coal is not None:
+        peer_coal()
+
+    def peer_pybullet():
         pb = peers.pybullet
         cid = pb.connect(pb.DIRECT)
         bq = xyzw(q64)
@@ -562,11 +600,14 @@ def bench_world(rng, args, peers, out, table):
 
         agree("pybullet performCollisionDetection", run_frame(last))
         s = {"i": 0}
-        row.peer["pybullet"] = (1 / best_of(lambda: run_frame(pos[_next(s)]), frames),
-                                "resetBasePositionAndOrientation each + "
-                                "performCollisionDetection + getContactPoints")
-        pb.disconnect(cid)
-    if peers.trimesh is not None:
+        row.time("pybullet", 1, lambda: run_frame(pos[_next(s)]), frames,
+                 label="resetBasePositionAndOrientation each + "
+                 "performCollisionDetection + getContactPoints")
+
+    if peers.pybullet is not None:
+        peer_pybullet()
+
+    def peer_trimesh():
         import trimesh
         kt = min(args.peer_boxes_trimesh, k)
         mgr = trimesh.collision.CollisionManager()
@@ -574,7 +615,7 @@ def bench_world(rng, args, peers, out, table):
             mgr.add_object(str(i), trimesh.creation.box(extents=2 * h64[i]),
                            _matrix(c64[i], q64[i]))
         mats = [[_matrix(p[i], q64[i]) for i in range(kt)] for p in pos]
-        last_i = state["i"] % 4
+        last_i = args.frames % 4
 
         def run_frame(j):
             for i in range(kt):
@@ -588,11 +629,12 @@ def bench_world(rng, args, peers, out, table):
               f"{len(got)} touching pairs vs sepax's {len(sub)} among the first {kt:,} boxes")
         s = {"i": 0}
         part = "" if kt == k else f", on {kt:,} of the boxes (frames/s times {kt:,}/{k:,})"
-        row.peer["trimesh"] = (kt / k / best_of(lambda: run_frame(_next(s)),
-                                                args.peer_frames_trimesh),
-                               "set_transform each + in_collision_internal(return_names=True)"
-                               + part)
+        row.time("trimesh", kt / k, lambda: run_frame(_next(s)), args.peer_frames_trimesh,
+                 once=True, label="set_transform each + in_collision_internal(return_names=True)"
+                 + part)
 
+    if peers.trimesh is not None:
+        peer_trimesh()
 
 def _next(s):
     s["i"] += 1
@@ -601,8 +643,28 @@ def _next(s):
 
 # -- the table ------------------------------------------------------------------------------------
 class Row:
+    """One line of the table: its timers (each peer's in a function of its own, so that the
+    closures keep that peer's objects) and the best rate each reached over the rounds."""
+
     def __init__(self, key, label):
-        self.key, self.label, self.sepax, self.peer, self.rust = key, label, None, {}, None
+        self.key, self.label, self.peer, self.rust, self.timers = key, label, {}, None, []
+
+    def time(self, name, items, f, repeat, label="", once=False):
+        """Times ``f`` (``items`` per call) in every round (``once``: the first only)."""
+        self.timers.append((name, items, f, repeat, once))
+        self.peer[name] = (None, label)
+
+    @property
+    def sepax(self):
+        return self.peer.get("sepax", (None, ""))[0]
+
+    def measure(self, first):
+        for name, items, f, repeat, once in self.timers:
+            if once and not first:
+                continue
+            rate = items / best_of(f, repeat)
+            old, label = self.peer[name]
+            self.peer[name] = (rate if old is None else max(old, rate), label)
 
 
 class Table:
@@ -635,7 +697,7 @@ class Out:
                 f.write(f"{k} {v}\n")
 
 
-def run_rust(path, data, table):
+def run_rust(path, data, table, first):
     proc = subprocess.run([path, data], capture_output=True, text=True)
     if proc.returncode != 0:
         print(f"py_parity failed ({proc.returncode}):\n{proc.stderr}")
@@ -651,7 +713,10 @@ def run_rust(path, data, table):
         elif kind == "check":
             checks[rest[0]] = rest[1]
     for r in table.rows:
-        r.rust = rates.get(r.key)
+        x = rates.get(r.key)
+        r.rust = x if r.rust is None or x is None else max(r.rust, x)
+    if not first:
+        return
     for k, v in table.checks.items():
         got = checks.get(k)
         check(f"Rust vs Python: {k}", got is not None and str(v) == got,
@@ -686,6 +751,8 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=10,
                     help="timings of each sepax figure, here and in Rust (best of)")
     ap.add_argument("--peer-repeat", type=int, default=3, help="timings of each peer figure")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds of timing every figure in turn (best kept)")
     ap.add_argument("--peers", default="all", help="comma list of fcl,coal,pybullet,trimesh, "
                     "or all, or none")
     ap.add_argument("--rust", default="auto", help="the py_parity binary, or none")
@@ -712,8 +779,13 @@ def main(argv=None):
         if rust == "auto":
             rust = os.path.join(ROOT, "target", "release", "py_parity")
             rust = rust if os.path.exists(rust) else "none"
-        if rust != "none":
-            run_rust(rust, data, table)
+        # Rounds: every figure (sepax, each peer, then the Rust tool) timed in turn, the best of
+        # the rounds kept, so that a change of the machine's load hits every column alike.
+        for k in range(args.rounds):
+            for r in table.rows:
+                r.measure(k == 0)
+            if rust != "none":
+                run_rust(rust, data, table, k == 0)
     print_table(table, peers, args.markdown)
     failed = [c for c in CHECKS if not c[1]]
     print(f"\nagreement ({len(CHECKS) - len(failed)}/{len(CHECKS)} exact):")
