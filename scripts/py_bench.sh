@@ -16,7 +16,8 @@ venv="$PWD/target/bench-venv"
 if [ ! -x "$venv/bin/python" ]; then
     "${PYTHON:-python3}" -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import maturin, numpy, fcl, coal, pybullet, trimesh, scipy, rtree" 2>/dev/null; then
+peers="import maturin, numpy, fcl, coal, pybullet, trimesh, scipy, rtree"
+if ! "$venv/bin/python" -c "$peers" 2>/dev/null; then
     # trimesh's CollisionManager needs python-fcl and scipy; its ray queries need rtree.
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         "maturin>=1.7,<2" numpy python-fcl coal pybullet trimesh scipy rtree

@@ -10,9 +10,9 @@ ratio. Timings on a shared machine are noisy: compare the ratios of one run.
 Peers run on smaller counts (``--peer-*``) and are reported per second. Every figure is the
 best of ``--rounds`` rounds, each timing sepax, every peer and the Rust tool in turn. Every input
 is drawn once in float64, rounded to the module's ``REAL``, and the peers get those rounded
-numbers back as float64, so every library sees the same boxes. ``--rust`` defaults to the release build
-``target/release/py_parity`` when it exists (``scripts/py_bench.sh`` builds it in the precision
-of the installed module and runs this script).
+numbers back as float64, so every library sees the same boxes. ``--rust`` defaults to the
+release build ``target/release/py_parity`` when it exists (``scripts/py_bench.sh`` builds it in
+the precision of the installed module and runs this script).
 """
 
 from __future__ import annotations
