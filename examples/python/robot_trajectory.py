@@ -92,6 +92,13 @@ def forward_kinematics(joints):
     return out
 
 
+#: The environment's boxes, (centres, half-extents): a table top and a shelf of two boards and
+#: a side wall.
+TABLE = (np.array([[0.4, 0, -0.03]]), np.array([[0.8, 0.8, 0.03]]))
+SHELF = (np.array([[0.55, -0.1, 0.35], [0.55, -0.1, 0.65], [0.55, 0.35, 0.5]]),
+         np.array([[0.15, 0.3, 0.015], [0.15, 0.3, 0.015], [0.15, 0.015, 0.3]]))
+
+
 def build_world(seed=7):
     """The arm's links (kinematic, their local boxes fitted to the meshes) on a table next to
     a shelf; neighbouring links may not collide (the allowed-collision matrix)."""
@@ -101,11 +108,9 @@ def build_world(seed=7):
     for i in range(LINKS - 1):
         w.allow_pair(links[i], links[i + 1], False)
     # The base link sits in the table top: never tested against it.
-    table = w.add_boxes([[0.4, 0, -0.03]], [[0.8, 0.8, 0.03]], kind="static")
+    table = w.add_boxes(TABLE[0], TABLE[1], kind="static")
     w.allow_pair(links[0], table[0], False)
-    shelf = w.add_boxes([[0.55, -0.1, 0.35], [0.55, -0.1, 0.65], [0.55, 0.35, 0.5]],
-                        [[0.15, 0.3, 0.015], [0.15, 0.3, 0.015], [0.15, 0.015, 0.3]],
-                        kind="static")
+    shelf = w.add_boxes(SHELF[0], SHELF[1], kind="static")
     return w, links, np.concatenate([table, shelf])
 
 

@@ -40,6 +40,20 @@ pub(crate) fn column<'a, T: numpy::Element>(
         .map_err(|_| value_error(format!("{name} must be C-contiguous")))
 }
 
+/// `f(i)` for `i` in `0..n`, stopping at the first error, into a vector allocated once
+/// (collecting an iterator of `Result`s has no lower size hint, so the vector would grow by
+/// doubling, copying the rows each time).
+pub(crate) fn try_rows<T, E>(
+    n: usize,
+    mut f: impl FnMut(usize) -> Result<T, E>,
+) -> Result<Vec<T>, E> {
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        out.push(f(i)?);
+    }
+    Ok(out)
+}
+
 /// Errors unless `len` rows were given for `name` (`n` expected).
 pub(crate) fn check_len(name: &str, len: usize, n: usize) -> PyResult<()> {
     if len == n {

@@ -11,7 +11,7 @@ use sepax_narrowphase::intersect::{classify as classify_boxes, intersects_shapes
 use sepax_shapes::math::Real;
 use sepax_shapes::Shape;
 
-use crate::arrays::{output, value_error};
+use crate::arrays::{output, try_rows, value_error};
 use crate::shapes::PyShapes;
 
 /// The number of pairs of batches of `na` and `nb` shapes: equal sizes, or one of them 1.
@@ -42,12 +42,10 @@ fn each_pair<T: Send, E: std::fmt::Display>(
     let n = pair_count(a.shapes.len(), b.shapes.len())?;
     let (sa, sb) = (&a.shapes[..], &b.shapes[..]);
     py.detach(|| {
-        (0..n)
-            .map(|i| {
-                let (x, y) = pair(sa, sb, i);
-                f(x, y).map_err(|e| format!("pair {i}: {e}"))
-            })
-            .collect::<Result<Vec<T>, String>>()
+        try_rows(n, |i| {
+            let (x, y) = pair(sa, sb, i);
+            f(x, y).map_err(|e| format!("pair {i}: {e}"))
+        })
     })
     .map_err(value_error)
 }

@@ -12,8 +12,8 @@ use sepax_shapes::{Ray, Shape};
 use sepax_world::{ColliderId, DistanceHit, Filter, KindMask, OwnerId, QueryFilter, ShapeCast};
 
 use crate::arrays::{
-    check_finite, check_len, check_rotations, column, output, point, pose, rows, value_error,
-    vector,
+    check_finite, check_len, check_rotations, column, output, point, pose, rows, try_rows,
+    value_error, vector,
 };
 use crate::shapes::PyShapes;
 use crate::world::PyWorld;
@@ -143,12 +143,10 @@ pub fn cast_rays<'py>(
     let (w, exec) = world.parts(threads);
     let found = py
         .detach(|| {
-            let rays = (0..n)
-                .map(|i| {
-                    Ray::new(point(o, i), vector(d, i), t[i])
-                        .map_err(|e| format!("rays[{i}]: {e} (directions[{i}] must be non-zero)"))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            let rays = try_rows(n, |i| {
+                Ray::new(point(o, i), vector(d, i), t[i])
+                    .map_err(|e| format!("rays[{i}]: {e} (directions[{i}] must be non-zero)"))
+            })?;
             let mut out = vec![None; n];
             w.cast_rays(&exec, &rays, &q, &mut out)
                 .map_err(|e| e.to_string())?;

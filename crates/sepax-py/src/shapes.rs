@@ -9,7 +9,7 @@ use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeError, Sphere, Triangle};
 
 use crate::arrays::{
     check_finite, check_len, check_rotations, check_size, column, output, point, quaternion, rows,
-    value_error, vector,
+    try_rows, value_error, vector,
 };
 
 /// A batch of shapes, each built by the checked constructors of sepax-shapes. Make one with
@@ -63,19 +63,15 @@ impl PyShapes {
             check_rotations("rotations", r)?;
         }
         let shapes = py.detach(|| {
-            (0..n)
-                .map(|i| {
-                    let centre = c.map_or(Point3::origin(), |c| point(c, i));
-                    let shape = match r {
-                        None => {
-                            Aabb::from_center_half_extents(centre, vector(he, i)).map(Shape::Aabb)
-                        }
-                        Some(r) => Obb::from_quaternion(centre, quaternion(r, i), vector(he, i))
-                            .map(Shape::Obb),
-                    };
-                    shape.map_err(|e| (i, e))
-                })
-                .collect::<Result<Vec<_>, _>>()
+            try_rows(n, |i| {
+                let centre = c.map_or(Point3::origin(), |c| point(c, i));
+                let shape = match r {
+                    None => Aabb::from_center_half_extents(centre, vector(he, i)).map(Shape::Aabb),
+                    Some(r) => Obb::from_quaternion(centre, quaternion(r, i), vector(he, i))
+                        .map(Shape::Obb),
+                };
+                shape.map_err(|e| (i, e))
+            })
         });
         let shapes = shapes.map_err(|(i, e)| row_error("boxes", i, e))?;
         Ok(Self { shapes })
@@ -104,13 +100,11 @@ impl PyShapes {
             )));
         }
         let shapes = py.detach(|| {
-            (0..n)
-                .map(|i| {
-                    Aabb::new(point(lo, i), point(hi, i))
-                        .map(Shape::Aabb)
-                        .map_err(|e| (i, e))
-                })
-                .collect::<Result<Vec<_>, _>>()
+            try_rows(n, |i| {
+                Aabb::new(point(lo, i), point(hi, i))
+                    .map(Shape::Aabb)
+                    .map_err(|e| (i, e))
+            })
         });
         let shapes = shapes.map_err(|(i, e)| row_error("aabbs", i, e))?;
         Ok(Self { shapes })
@@ -128,14 +122,12 @@ impl PyShapes {
         let c = centres(&centers, r.len())?;
         check_size("radii", r, 1)?;
         let shapes = py.detach(|| {
-            (0..r.len())
-                .map(|i| {
-                    let centre = c.map_or(Point3::origin(), |c| point(c, i));
-                    Sphere::new(centre, r[i])
-                        .map(Shape::Sphere)
-                        .map_err(|e| (i, e))
-                })
-                .collect::<Result<Vec<_>, _>>()
+            try_rows(r.len(), |i| {
+                let centre = c.map_or(Point3::origin(), |c| point(c, i));
+                Sphere::new(centre, r[i])
+                    .map(Shape::Sphere)
+                    .map_err(|e| (i, e))
+            })
         });
         let shapes = shapes.map_err(|(i, e)| row_error("spheres", i, e))?;
         Ok(Self { shapes })
@@ -159,13 +151,11 @@ impl PyShapes {
         check_finite("p1", b, 3)?;
         check_size("radii", r, 1)?;
         let shapes = py.detach(|| {
-            (0..n)
-                .map(|i| {
-                    Capsule::new(point(a, i), point(b, i), r[i])
-                        .map(Shape::Capsule)
-                        .map_err(|e| (i, e))
-                })
-                .collect::<Result<Vec<_>, _>>()
+            try_rows(n, |i| {
+                Capsule::new(point(a, i), point(b, i), r[i])
+                    .map(Shape::Capsule)
+                    .map_err(|e| (i, e))
+            })
         });
         let shapes = shapes.map_err(|(i, e)| row_error("capsules", i, e))?;
         Ok(Self { shapes })
@@ -187,13 +177,11 @@ impl PyShapes {
             check_finite(name, v, 3)?;
         }
         let shapes = py.detach(|| {
-            (0..n)
-                .map(|i| {
-                    Triangle::new(point(a, i), point(b, i), point(c, i))
-                        .map(Shape::Triangle)
-                        .map_err(|e| (i, e))
-                })
-                .collect::<Result<Vec<_>, _>>()
+            try_rows(n, |i| {
+                Triangle::new(point(a, i), point(b, i), point(c, i))
+                    .map(Shape::Triangle)
+                    .map_err(|e| (i, e))
+            })
         });
         let shapes = shapes.map_err(|(i, e)| row_error("triangles", i, e))?;
         Ok(Self { shapes })
