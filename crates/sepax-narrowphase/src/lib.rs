@@ -80,6 +80,5 @@ pub mod distance;
 pub mod geometry;
 pub mod gjk;
 pub mod intersect;
-mod lanes;
 pub mod sat;
 pub mod toi;

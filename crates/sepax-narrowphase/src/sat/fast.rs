@@ -17,7 +17,7 @@
 //! (where most separated pairs separate), and at the end.
 
 use super::{axes, BoxFrame};
-use crate::lanes::V4;
+use sepax_simd::V4;
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::{Aabb, Obb};
 

@@ -94,7 +94,7 @@ use super::{ContactConfig, ContactManifold, ContactPoint, FeatureId, Penetration
 use crate::geometry::cross_accurate;
 use crate::geometry::segment_segment_closest;
 use crate::intersect::{BoxRef, BoxShape};
-use crate::lanes::V4;
+use sepax_simd::V4;
 use crate::sat::axes;
 use crate::sat::{BoxFrame, SatAxis};
 
