@@ -7,7 +7,7 @@
 //! `memory/stream_sum`) and prints the time per pair that bandwidth allows for the bytes a box
 //! occupies: on a loaded machine the ratio of the two is steadier than either.
 
-use sepax_broadphase::batch::{Isa, Kernels, ObbBlocks, ObbSoa};
+use sepax::narrowphase::batch::{Isa, Kernels, ObbBlocks, ObbSoa};
 
 use data::obbs;
 use sepax_benches::broadphase::obbs as data;
