@@ -50,7 +50,10 @@ fn main() {
         let q = &queries[i % 64];
         hits += match kind {
             "blocks" => k.obb_blocks_query_mask(q, &blocks, &mut mask).hits,
-            "aabb" => k.aabb_query_mask(&query_aabbs[i % 64], &aabbs, &mut mask).hits,
+            "aabb" => {
+                k.aabb_query_mask(&query_aabbs[i % 64], &aabbs, &mut mask)
+                    .hits
+            }
             "sphere" => {
                 k.sphere_aabb_query_mask(&query_spheres[i % 64], &aabbs, &mut mask)
                     .hits

@@ -21,8 +21,8 @@
 
 use super::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
 use sepax_shapes::math::Real;
-use sepax_simd::Lane;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_simd::Lane;
 
 /// `x . y` in the order `(x_0 y_0 + x_1 y_1) + x_2 y_2`: an entry of `R = A^T B` (`x` = a_i,
 /// `y` = b_j) or of `t` (`y` = `c_B - c_A`), and `(R^T t)_j` (`x` = `t`, `y` = column `j`).
@@ -56,14 +56,7 @@ pub fn face_b<L: Lane>(ha: [L; 3], ar_j: [L; 3], hb_j: L, tb_j: L) -> L {
 /// `ha = (h_A,i1, h_A,i2)`, `ara = (|R_i2,j|, |R_i1,j|)`, `hb = (h_B,j1, h_B,j2)`,
 /// `arb = (|R_i,j2|, |R_i,j1|)`, `t = (t_i2, t_i1)`, `r = (R_i1,j, R_i2,j)`.
 #[inline(always)]
-pub fn edge<L: Lane>(
-    ha: [L; 2],
-    ara: [L; 2],
-    hb: [L; 2],
-    arb: [L; 2],
-    t: [L; 2],
-    r: [L; 2],
-) -> L {
+pub fn edge<L: Lane>(ha: [L; 2], ara: [L; 2], hb: [L; 2], arb: [L; 2], t: [L; 2], r: [L; 2]) -> L {
     let ra = ha[0] * ara[0] + ha[1] * ara[1];
     let rb = hb[0] * arb[0] + hb[1] * arb[1];
     let tl = t[0] * r[0] - t[1] * r[1];

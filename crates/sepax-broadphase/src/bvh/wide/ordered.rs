@@ -27,10 +27,10 @@ use super::ray_lanes::RayLanes;
 use super::{WideBvh, PRIM, WIDTH};
 use crate::bvh::query::{NodeStack, SpillStack};
 use crate::bvh::RayStep;
-use sepax_simd::Lane256;
 use crate::QueryStats;
 use sepax_shapes::math::Real;
 use sepax_shapes::Ray;
+use sepax_simd::Lane256;
 
 /// The bits of a non-negative entry distance as an integer that orders like the distance.
 #[inline(always)]

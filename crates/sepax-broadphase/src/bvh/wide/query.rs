@@ -9,10 +9,10 @@ use super::ray_lanes::RayLanes;
 use super::{WideBvh, WideNode, PRIM};
 use crate::bvh::query::{keep_closest, sort_hits, NodeStack, SpillStack};
 use crate::bvh::RayStep;
-use sepax_simd::Lane;
 use crate::{QueryStats, Visit};
 use sepax_shapes::math::Real;
 use sepax_shapes::{Aabb, Ray};
+use sepax_simd::Lane;
 
 /// The portable lane vector (the AVX one is the floor's, reached in `avx.rs`).
 type L = sepax_simd::V;

@@ -3,9 +3,9 @@
 //! vectorised exact box test of primitive lanes.
 
 use super::WideNode;
-use sepax_simd::Lane256;
 use sepax_shapes::math::Real;
 use sepax_shapes::Ray;
+use sepax_simd::Lane256;
 
 /// Per axis `k`, the row of [`WideNode::bounds`] holding the near plane (`k + 3 * neg[k]`: the
 /// min when the direction is positive, else the max) and the far plane. Computed once per ray,
