@@ -1,5 +1,5 @@
 //! [`V256`]: [`LANES`] values of `Real` in one AVX register (8 × f32, or 4 × f64 with the
-//! `f64` feature), the [`Lane`] that the tokens' `run_lanes` hands to a [`crate::LaneKernel`].
+//! `f64` feature), the [`Lane`] that the tokens' `run` hands to a [`crate::LaneKernel`].
 //!
 //! Why: `wide` picks its instruction set when it is compiled, so on a default x86-64 build its
 //! 8-lane f32 vector is two SSE halves, even inside a `#[target_feature(enable = "avx")]`
@@ -8,7 +8,7 @@
 //! vector, with `V256` (`core::arch` intrinsics) as the vector.
 //!
 //! `V256` is private to this crate: no other crate can name it, make one or call its
-//! operations except through the code that `run_lanes` instantiates with it (soundness rule 2
+//! operations except through the code that the tokens' `run` instantiates with it (soundness rule 2
 //! of the crate docs).
 #![allow(unsafe_code)]
 

@@ -1,22 +1,26 @@
 //! Run-time CPU detection: the zero-sized tokens [`Avx`] and [`Avx2`], each the proof that the
-//! running CPU has its feature, and the two ways to run code compiled for it: [`Avx::run`]
-//! (a closure, the same source compiled with the feature: VEX encoding) and
-//! [`Avx::run_lanes`] (a [`LaneKernel`], instantiated with the AVX lane vector). Off x86-64
-//! neither token exists and callers take their portable path.
+//! running CPU has its feature, and the one way to run code compiled for it: [`Avx::run`],
+//! which calls a [`LaneKernel`] with the AVX lane vector inside a function compiled with the
+//! feature. Off x86-64 neither token exists and callers take their portable path.
 #![allow(unsafe_code)]
 
 use crate::avx::V256;
 use crate::Lane256;
 
-/// Code generic over its lane vector, for [`Avx::run_lanes`] and [`Avx2::run_lanes`]: they
-/// call [`LaneKernel::run`] with the AVX register, inside a function compiled with the
+/// Code generic over its lane vector (it may also ignore it and only want the feature's
+/// instruction encoding), with up to four arguments, for [`Avx::run`] and [`Avx2::run`]: they
+/// call [`LaneKernel::run`] with the AVX register as `L`, inside a function compiled with the
 /// feature. Mark `run` `#[inline(always)]` so that its body (and what it inlines) is compiled
 /// there.
-pub trait LaneKernel {
+///
+/// The arguments are passed to that function one by one (unused ones as `()`), not in a
+/// struct: a reference argument keeps its no-alias guarantee there, which lets the compiler
+/// keep a loop's loads of one argument out of the loop while it writes through another.
+pub trait LaneKernel<A, B, C = (), D = ()> {
     /// What the kernel returns.
     type Output;
     /// The kernel on the lane vector `L`.
-    fn run<L: Lane256>(self) -> Self::Output;
+    fn run<L: Lane256>(self, a: A, b: B, c: C, d: D) -> Self::Output;
 }
 
 #[cfg(feature = "test-switch")]
@@ -58,31 +62,31 @@ macro_rules! token {
                 std::arch::is_x86_feature_detected!($feature).then_some($name(()))
             }
 
-            /// `f()`, compiled with the feature enabled (what `f` inlines is compiled so too):
-            /// the same operations in the feature's encoding. Give the closure
-            /// `#[inline(always)]` when its body is a call to be compiled there.
+            /// `k.run::<L>(a, b, c, d)`, with `L` the AVX register of `LANES` `Real`s, compiled
+            /// with the feature enabled (and what `run` inlines with it).
             #[inline]
-            pub fn run<R>(self, f: impl FnOnce() -> R) -> R {
+            pub fn run<K: LaneKernel<A, B, C, D>, A, B, C, D>(
+                self,
+                k: K,
+                a: A,
+                b: B,
+                c: C,
+                d: D,
+            ) -> K::Output {
                 #[target_feature(enable = $feature)]
-                fn inner<R>(f: impl FnOnce() -> R) -> R {
-                    f()
+                fn inner<K: LaneKernel<A, B, C, D>, A, B, C, D>(
+                    k: K,
+                    a: A,
+                    b: B,
+                    c: C,
+                    d: D,
+                ) -> K::Output {
+                    k.run::<V256>(a, b, c, d)
                 }
                 // SAFETY: the one precondition of a `#[target_feature]` function is that the
-                // CPU has the feature; `self` proves it (crate soundness rule 1).
-                unsafe { inner(f) }
-            }
-
-            /// `k.run::<L>()` with `L` the AVX register of `LANES` `Real`s, compiled with the
-            /// feature enabled.
-            #[inline]
-            pub fn run_lanes<K: LaneKernel>(self, k: K) -> K::Output {
-                #[target_feature(enable = $feature)]
-                fn inner<K: LaneKernel>(k: K) -> K::Output {
-                    k.run::<V256>()
-                }
-                // SAFETY: as in `run` (crate soundness rule 1); the kernel's AVX operations
-                // run only on this CPU, which has AVX (rule 2).
-                unsafe { inner(k) }
+                // CPU has the feature; `self` proves it (crate soundness rule 1). The kernel's
+                // AVX operations run only on this CPU, which has AVX (rule 2).
+                unsafe { inner(k, a, b, c, d) }
             }
         }
     };
@@ -141,8 +145,15 @@ mod tests {
             Avx2::detect().is_some(),
             std::arch::is_x86_feature_detected!("avx2")
         );
+        struct Sum;
+        impl LaneKernel<u32, u32> for Sum {
+            type Output = u32;
+            fn run<L: Lane256>(self, a: u32, b: u32, _: (), _: ()) -> u32 {
+                a + b
+            }
+        }
         if let Some(t) = Avx2::detect() {
-            assert_eq!(t.run(|| 3 + 4), 7);
+            assert_eq!(t.run(Sum, 3, 4, (), ()), 7);
         }
     }
 

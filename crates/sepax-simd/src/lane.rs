@@ -2,8 +2,8 @@
 //! (one 256-bit register's worth: 8 × f32, or 4 × f64) on `wide` (SSE2 on a default x86-64
 //! build, NEON on aarch64, scalar elsewhere). The other implementations are `Real` itself (one
 //! lane: the one-pair SAT), [`crate::V4`] (four lanes: three axes or components and a padding
-//! lane, or four pairs) and, on x86-64, the AVX register that [`crate::Avx::run_lanes`] hands
-//! to a [`crate::LaneKernel`]. Every operation is one IEEE operation per lane, never fused or
+//! lane, or four pairs) and, on x86-64, the AVX register that [`crate::Avx::run`] hands to a
+//! [`crate::LaneKernel`]. Every operation is one IEEE operation per lane, never fused or
 //! reordered, so every implementation, and every lane, computes exactly what the scalar code
 //! computes.
 

@@ -5,11 +5,11 @@
 //! - [`Real`]: `f32`, or `f64` with the `f64` feature (the shapes crate re-exports it).
 //! - [`Lane`]: the one lane trait, IEEE operations per lane, never fused; implemented by
 //!   `Real` (one lane), [`V4`] (four lanes), [`V`] (the portable [`LANES`]-lane vector on
-//!   `wide`) and, on x86-64, the AVX register that only [`Avx::run_lanes`] hands out.
+//!   `wide`) and, on x86-64, the AVX register that only [`Avx::run`] hands out.
 //!   [`Lane256`] names the lane types of [`LANES`] lanes.
-//! - On x86-64, [`Avx`] and [`Avx2`]: zero-sized tokens made only by run-time detection, with
-//!   `run` (a closure compiled for the feature) and `run_lanes` (a [`LaneKernel`] on the AVX
-//!   register); [`prefetch`], a cache hint (a no-op elsewhere).
+//! - On x86-64, [`Avx`] and [`Avx2`]: zero-sized tokens made only by run-time detection, whose
+//!   `run` calls a [`LaneKernel`] on the AVX register inside a function compiled for the
+//!   feature; [`prefetch`], a cache hint (a no-op elsewhere).
 //!
 //! Every lane operation is the same IEEE operation per lane on every implementation, and no
 //! fused multiply-add is enabled anywhere, so a kernel gives the same bits on every lane type
@@ -25,11 +25,11 @@
 //!    have a private field: only [`Avx::detect`] and [`Avx2::detect`] make them (and
 //!    [`Avx2::avx`], since AVX2 implies AVX), after `is_x86_feature_detected!` returned true
 //!    for the feature on this machine. The only `#[target_feature]` functions are the private
-//!    `inner` functions of the tokens' `run` and `run_lanes`, which take the token by value:
-//!    they run only on a CPU with the feature.
+//!    `inner` functions of the tokens' `run`, which takes the token by value: they run only
+//!    on a CPU with the feature.
 //! 2. **The AVX register exists only behind a token.** The AVX lane vector (`avx::V256`)
 //!    needs AVX for every operation. It is private to this crate, and the only place that
-//!    names it outside its own module is `run_lanes`, which instantiates the caller's
+//!    names it outside its own module is the tokens' `run`, which instantiates the caller's
 //!    [`LaneKernel::run`] with it after a token was made. Any `V256` value, wherever a kernel
 //!    moves it, was therefore made on a machine whose CPU has AVX, and every operation on it
 //!    runs on that CPU. (Whether an operation runs inside a `#[target_feature]` function

@@ -1,5 +1,5 @@
 //! Runtime selection of AVX for ray casts: the traversal of `ordered.rs` compiled a second time
-//! inside the floor's `Avx::run_lanes`, with its 256-bit register as the lane vector (8 × f32,
+//! inside the floor's `Avx::run`, with its 256-bit register as the lane vector (8 × f32,
 //! or 4 × f64 with the `f64` feature: always [`WIDTH`] lanes).
 //!
 //! Soundness: the token and the AVX register are `sepax-simd`'s (its `# Soundness` section);
@@ -24,22 +24,19 @@ pub(crate) fn cast_ray<const EXACT: bool>(
     ray: &Ray,
     f: impl FnMut(u32, Real) -> RayStep,
 ) -> QueryStats {
-    token.run_lanes(Cast::<_, EXACT> { tree, ray, f })
+    token.run(Cast::<EXACT>, tree, ray, f, ())
 }
 
-/// The arguments of a cast, as the kernel that the token runs on its register.
-struct Cast<'a, F, const EXACT: bool> {
-    tree: &'a WideBvh,
-    ray: &'a Ray,
-    f: F,
-}
+/// The traversal, as the kernel that the token runs on its register.
+struct Cast<const EXACT: bool>;
 
-impl<F: FnMut(u32, Real) -> RayStep, const EXACT: bool> LaneKernel for Cast<'_, F, EXACT> {
+impl<'a, F: FnMut(u32, Real) -> RayStep, const EXACT: bool> LaneKernel<&'a WideBvh, &'a Ray, F>
+    for Cast<EXACT>
+{
     type Output = QueryStats;
     /// The traversal on the lane vector `V` (the AVX register, compiled with AVX enabled).
     #[inline(always)]
-    fn run<V: Lane256>(self) -> QueryStats {
-        let Cast { tree, ray, f } = self;
+    fn run<V: Lane256>(self, tree: &'a WideBvh, ray: &'a Ray, f: F, _: ()) -> QueryStats {
         match RayLanes::<V>::regular(ray) {
             Some(lanes) => tree.cast_ordered::<V, true, EXACT>(ray, &lanes, f),
             None => tree.cast_ordered::<V, false, EXACT>(ray, &RayLanes::new(ray), f),

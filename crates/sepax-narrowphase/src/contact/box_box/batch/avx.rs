@@ -13,25 +13,28 @@ pub(super) fn groups_avx2<A: BoxShape, B: BoxShape>(
     config: &ContactConfig,
     out: &mut [ContactManifold],
 ) -> usize {
-    avx2.run_lanes(Groups { pairs, config, out })
+    avx2.run(Groups, pairs, config, out, ())
 }
 
-/// The arguments of [`groups`], as the kernel that the token runs on its eight-lane register.
-struct Groups<'p, 'a, A, B> {
-    pairs: &'p [(&'a A, &'a B)],
-    config: &'p ContactConfig,
-    out: &'p mut [ContactManifold],
-}
+/// [`groups`] as the kernel that the token runs on its eight-lane register.
+struct Groups;
 
-impl<A: BoxShape, B: BoxShape> LaneKernel for Groups<'_, '_, A, B> {
+impl<'p, A: BoxShape, B: BoxShape>
+    LaneKernel<&'p [(&'p A, &'p B)], &'p ContactConfig, &'p mut [ContactManifold]> for Groups
+{
     type Output = usize;
 
     /// [`groups`], with the portable code inlined and compiled for AVX2; in the `f32` build,
     /// groups of eight OBB pairs first (the selection in eight lanes, `L`), then the rest as
     /// [`groups`] does.
     #[inline(always)]
-    fn run<L: Lane256>(self) -> usize {
-        let Groups { pairs, config, out } = self;
+    fn run<L: Lane256>(
+        self,
+        pairs: &'p [(&'p A, &'p B)],
+        config: &'p ContactConfig,
+        out: &'p mut [ContactManifold],
+        _: (),
+    ) -> usize {
         #[cfg(not(feature = "f64"))]
         {
             let mut count = 0;

@@ -288,7 +288,7 @@ fn group4<A: BoxShape, B: BoxShape>(
 /// inside a `#[target_feature(enable = "avx2")]` function, the same (inlined) code gets the
 /// three-operand VEX forms and one-instruction blends; and in `f32` the selection
 /// ([`select_lanes`], generic over the [`Lane`] type) runs on eight lanes (the floor's AVX
-/// register, which `Avx2::run_lanes` hands to the kernel), eight pairs per group, halving its
+/// register, which `Avx2::run` hands to the kernel), eight pairs per group, halving its
 /// instructions per pair. Each half then goes back to [`V4`]s and through [`finish4`] as a
 /// four-lane group.
 ///
