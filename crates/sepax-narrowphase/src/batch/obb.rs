@@ -23,13 +23,15 @@ pub(crate) struct ObbObb;
 /// [`axes`], lanes = pairs).
 #[inline(always)]
 pub(crate) fn filter<V: Lane256>(a: &ObbLanes<V>, b: &ObbLanes<V>) -> (LaneMask, LaneMask) {
+    // The lanes copied field by field, as the scalar code reads them.
+    let w3 = |v: &[V; 3]| [v[0], v[1], v[2]];
     let d: [V; 3] = arr3!(k => b.center[k] - a.center[k]);
-    let (ha, hb) = (a.half, b.half);
+    let (ha, hb) = (w3(&a.half), w3(&b.half));
     let s = axes::filter_scale(ha, hb, d, V::splat(0.0));
     // NaN (undecided) unless s < MAX / 64.
     let e = axes::filter_bound(a.axes_error + b.axes_error, s);
     let finite = s.lt_mask(V::splat(axes::FILTER_SCALE_LIMIT));
-    let (aa, bb) = (a.axes, b.axes);
+    let (aa, bb) = (arr3!(i => w3(&a.axes[i])), arr3!(j => w3(&b.axes[j])));
     // r[i][j] = R_ij = a_i . b_j, t = A^T d.
     let r: [[V; 3]; 3] = arr3!(i => arr3!(j => axes::dot(aa[i], bb[j])));
     let t: [V; 3] = arr3!(i => axes::dot(aa[i], d));
