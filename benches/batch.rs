@@ -12,7 +12,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sepax_broadphase::batch::{AabbSoa, Isa, Kernels, ObbBlocks, ObbSoa};
+use sepax_narrowphase::batch::{AabbSoa, Isa, Kernels, ObbBlocks, ObbSoa};
 use sepax_shapes::math::Real;
 use sepax_shapes::{Aabb, Obb};
 use std::hint::black_box;

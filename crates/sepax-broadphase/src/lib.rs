@@ -14,8 +14,6 @@
 //!   the fastest choice when most of many similar-size boxes move every frame;
 //! - [`brute::BruteForce`]: all pairs, the reference.
 //!
-//! [`batch`] holds the structure-of-arrays SIMD box kernels shared with the narrow phase.
-//!
 //! Overlap is closed-set (touching boxes overlap) and exact (AABB comparisons only,
 //! [`Aabb::intersects`]), so no implementation ever drops a pair that the fat boxes share. The
 //! phases other than the tree share one proxy table (handles, user values, stored boxes).
@@ -38,15 +36,11 @@
 // Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-pub mod batch;
 pub mod brute;
 pub mod bvh;
 pub mod grid;
-mod lanes;
 mod proxies;
 pub mod sap;
-#[cfg(target_arch = "x86_64")]
-mod simd;
 pub mod sorted_grid;
 
 pub use proxies::ProxyId;

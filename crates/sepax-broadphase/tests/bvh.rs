@@ -135,7 +135,7 @@ fn check_queries(bvh: &DynamicBvh, rng: &mut ChaCha8Rng, scale: f64) {
         )
         .unwrap();
         let got = collect(|f| {
-            bvh.query_obb(&obb, f);
+            bvh.query_by(|b| classify(b, &obb) != Classification::Separated, f);
         });
         for (id, b) in &boxes {
             match classify(b, &obb) {

@@ -19,6 +19,9 @@
 //! - [`gjk`]: GJK with the signed-volume sub-algorithm, generic over support maps.
 //! - [`toi`]: time of impact: swept AABBs, linear casts and rotating motions by conservative
 //!   advancement with a proven motion bound.
+//! - [`batch`]: structure-of-arrays SIMD kernels for many box pair tests at once (AABB–AABB,
+//!   OBB–OBB, sphere–AABB), each lane the scalar test of [`intersect`], on the lane types of
+//!   the SIMD floor (`sepax-simd`).
 
 // Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
@@ -75,11 +78,11 @@ macro_rules! kind_table {
     }};
 }
 
+pub mod batch;
 pub mod contact;
 pub mod distance;
 pub mod geometry;
 pub mod gjk;
 pub mod intersect;
-mod lanes;
 pub mod sat;
 pub mod toi;

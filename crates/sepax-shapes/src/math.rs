@@ -1,11 +1,8 @@
 //! Scalar and linear-algebra types. `Real` is `f32` by default and `f64` with the `f64` feature.
 
-/// The scalar type of every shape and query: `f32` by default, `f64` with the `f64` feature.
-#[cfg(not(feature = "f64"))]
-pub type Real = f32;
-/// The scalar type of every shape and query: `f32` by default, `f64` with the `f64` feature.
-#[cfg(feature = "f64")]
-pub type Real = f64;
+/// The scalar type of every shape and query: `f32` by default, `f64` with the `f64` feature
+/// (defined by the SIMD floor, `sepax-simd`, whose lanes hold it).
+pub type Real = sepax_simd::Real;
 
 /// A point in 3D.
 pub type Point3 = nalgebra::Point3<Real>;

@@ -1,13 +1,15 @@
 //! The OBB–OBB batch kernel on the batch benchmark's data, in a plain loop, for profilers
 //! (`valgrind --tool=callgrind`, `perf`). Run:
-//! `cargo run --release -p sepax-tools --bin batch_profile -- [portable|avx2] [ITERATIONS] [soa|blocks] [N]`
-//! (defaults: portable, 10000, soa, 1024 boxes as the bench's in-cache case; N = 4194304 is
+//! `cargo run --release -p sepax-tools --bin batch_profile -- [portable|avx2] [ITERATIONS] [soa|blocks|aabb|sphere] [N]`
+//! (`aabb` and `sphere`: the AABB–AABB and sphere–AABB kernels on the boxes' world AABBs, the
+//! queries' bounding boxes and bounding spheres; defaults: portable, 10000, soa, 1024 boxes as the bench's in-cache case; N = 4194304 is
 //! its streamed case). For N above a million it also measures the single-core memory bandwidth
 //! just before and after the loop (a sum over an array as large as the boxes, as the bench's
 //! `memory/stream_sum`) and prints the time per pair that bandwidth allows for the bytes a box
 //! occupies: on a loaded machine the ratio of the two is steadier than either.
 
-use sepax_broadphase::batch::{Isa, Kernels, ObbBlocks, ObbSoa};
+use sepax::narrowphase::batch::{AabbSoa, Isa, Kernels, ObbBlocks, ObbSoa};
+use sepax_shapes::{Aabb, Sphere};
 
 use data::obbs;
 use sepax_benches::broadphase::obbs as data;
@@ -22,12 +24,18 @@ fn main() {
         _ => Kernels::portable(),
     };
     let iterations: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
-    let blocked = args.get(3).map(String::as_str) == Some("blocks");
+    let kind = args.get(3).map_or("soa", String::as_str);
     let n: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1024);
     let boxes = obbs(n, 1);
     let queries = obbs(64, 2);
     let soa = ObbSoa::from_slice(&boxes);
     let blocks = ObbBlocks::from_slice(&boxes);
+    let aabbs = AabbSoa::from_slice(&boxes.iter().map(|b| b.world_aabb()).collect::<Vec<_>>());
+    let query_aabbs: Vec<Aabb> = queries.iter().map(|q| q.world_aabb()).collect();
+    let query_spheres: Vec<Sphere> = queries
+        .iter()
+        .map(|q| Sphere::new_unchecked(q.center(), q.half_extents().norm()))
+        .collect();
     let streamed = n > 1 << 20;
     let sweep: Vec<f32> = if streamed {
         (0..n * OBB_BYTES / 4).map(|i| (i & 1023) as f32).collect()
@@ -40,14 +48,21 @@ fn main() {
     let t = std::time::Instant::now();
     for i in 0..iterations {
         let q = &queries[i % 64];
-        hits += if blocked {
-            k.obb_blocks_query_mask(q, &blocks, &mut mask).hits
-        } else {
-            k.obb_query_mask(q, &soa, &mut mask).hits
+        hits += match kind {
+            "blocks" => k.obb_blocks_query_mask(q, &blocks, &mut mask).hits,
+            "aabb" => {
+                k.aabb_query_mask(&query_aabbs[i % 64], &aabbs, &mut mask)
+                    .hits
+            }
+            "sphere" => {
+                k.sphere_aabb_query_mask(&query_spheres[i % 64], &aabbs, &mut mask)
+                    .hits
+            }
+            _ => k.obb_query_mask(q, &soa, &mut mask).hits,
         };
     }
     let ns = t.elapsed().as_nanos() as f64 / (iterations * boxes.len()) as f64;
-    let layout = if blocked { "blocks" } else { "soa" };
+    let layout = kind;
     println!(
         "{:?} {layout}: {ns:.2} ns/pair (wall), {hits} hits",
         k.isa()

@@ -8,9 +8,8 @@ use super::node::{overlaps, Node, NULL};
 use super::DynamicBvh;
 use crate::{ProxyId, QueryStats, Visit};
 use core::mem::MaybeUninit;
-use sepax_narrowphase::intersect::{classify, Classification};
 use sepax_shapes::math::Real;
-use sepax_shapes::{Aabb, Obb, Ray, Sphere};
+use sepax_shapes::{Aabb, Ray, Sphere};
 
 /// What a [`DynamicBvh::walk`] callback tells the traversal to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,15 +188,23 @@ impl DynamicBvh {
         )
     }
 
-    /// Every proxy whose stored box meets the oriented box `obb`, by the certified test
-    /// [`classify`]: a box that intersects `obb` is always reported; a box reported may miss
-    /// `obb` by at most the band of docs/tolerance.md (it classified as `Uncertain`).
-    pub fn query_obb(&self, obb: &Obb, mut f: impl FnMut(ProxyId) -> Visit) -> QueryStats {
+    /// Every proxy whose stored box passes `meets`, a test of a box against the query shape
+    /// that is true for every box containing one that passes (a convex query shape and an
+    /// overlap test have this property): the test prunes the tree's boxes and decides the
+    /// stored ones. An oriented box `obb` is queried with the narrow phase's certified test,
+    /// `|b| classify(b, obb) != Classification::Separated` (`sepax_narrowphase::intersect`;
+    /// a box that intersects `obb` is always reported, one reported may miss it by at most the
+    /// band of docs/tolerance.md).
+    pub fn query_by(
+        &self,
+        meets: impl FnMut(&Aabb) -> bool,
+        mut f: impl FnMut(ProxyId) -> Visit,
+    ) -> QueryStats {
         overlap_walk(
             &self.nodes,
             self.root,
             &mut SpillStack::<u32>::new(),
-            |b| classify(b, obb) != Classification::Separated,
+            meets,
             |slot| f(self.handle(slot)),
         )
     }

@@ -19,10 +19,7 @@ const PREFETCH_AHEAD: usize = 16;
 /// nothing off x86-64).
 #[inline(always)]
 fn prefetch(e: &Entry) {
-    #[cfg(target_arch = "x86_64")]
-    crate::simd::prefetch(e);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = e;
+    sepax_simd::prefetch(e);
 }
 
 impl SortedGrid {

@@ -225,7 +225,7 @@ fn coherent_builds_match_brute_force_under_churn() {
 #[test]
 fn portable_builds_match_brute_force_under_churn() {
     #[cfg(target_arch = "x86_64")]
-    crate::simd::PORTABLE.with(|p| p.set(true));
+    sepax_simd::force_portable(true);
     churn();
     both_layouts();
 }

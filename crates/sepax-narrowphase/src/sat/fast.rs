@@ -17,9 +17,9 @@
 //! (where most separated pairs separate), and at the end.
 
 use super::{axes, BoxFrame};
-use crate::lanes::V4;
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::{Aabb, Obb};
+use sepax_simd::V4;
 
 /// Coefficient of `u * S` in the filter's error bound (first-order derivation gives 31).
 pub const FILTER_ROUNDING_FACTOR: Real = 48.0;

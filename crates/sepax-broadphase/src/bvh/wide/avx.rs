@@ -1,25 +1,20 @@
 //! Runtime selection of AVX for ray casts: the traversal of `ordered.rs` compiled a second time
-//! inside a `#[target_feature(enable = "avx")]` function, with the 256-bit register
-//! [`crate::simd::V256`] as its lane vector (8 × f32, or 4 × f64 with the `f64` feature: always
-//! [`WIDTH`] lanes).
+//! inside the floor's `Avx::run`, with its 256-bit register as the lane vector (8 × f32,
+//! or 4 × f64 with the `f64` feature: always [`WIDTH`] lanes).
 //!
-//! Soundness: the rules of [`crate::simd`]. [`cast_ray`] takes an [`Avx`] token (which only
-//! `Avx::detect` makes, after `is_x86_feature_detected!("avx")` returned true) before calling
-//! [`cast_avx`], and `V256` is only used by the traversal instantiated there. Each `V256`
-//! operation is the same IEEE operation as the portable lane operation, so the results equal
-//! the portable ones bit for bit; the tests run both.
-#![allow(unsafe_code)]
+//! Soundness: the token and the AVX register are `sepax-simd`'s (its `# Soundness` section);
+//! no `unsafe` here. Each AVX lane operation is the same IEEE operation as the portable lane
+//! operation, so the results equal the portable ones bit for bit; the tests run both.
 
 use super::ray_lanes::RayLanes;
 use super::{WideBvh, WIDTH};
 use crate::bvh::RayStep;
-use crate::simd::Avx;
-use crate::simd::V256;
 use crate::QueryStats;
 use sepax_shapes::math::Real;
 use sepax_shapes::Ray;
+use sepax_simd::{Avx, Lane256, LaneKernel};
 
-const _: () = assert!(WIDTH == crate::simd::LANES);
+const _: () = assert!(WIDTH == sepax_simd::LANES);
 
 /// [`WideBvh::cast_ray`] (`EXACT`) or `cast_ray_candidates` with AVX (on a non-empty tree).
 #[inline]
@@ -29,23 +24,22 @@ pub(crate) fn cast_ray<const EXACT: bool>(
     ray: &Ray,
     f: impl FnMut(u32, Real) -> RayStep,
 ) -> QueryStats {
-    let _ = token;
-    // SAFETY: the token proves that the CPU has AVX, the only requirement of `cast_avx`.
-    unsafe { cast_avx::<EXACT>(tree, ray, f) }
+    token.run(Cast::<EXACT>, tree, ray, f, ())
 }
 
-/// The traversal compiled with AVX enabled.
-///
-/// # Safety
-/// The CPU must have AVX.
-#[target_feature(enable = "avx")]
-unsafe fn cast_avx<const EXACT: bool>(
-    tree: &WideBvh,
-    ray: &Ray,
-    f: impl FnMut(u32, Real) -> RayStep,
-) -> QueryStats {
-    match RayLanes::<V256>::regular(ray) {
-        Some(lanes) => tree.cast_ordered::<V256, true, EXACT>(ray, &lanes, f),
-        None => tree.cast_ordered::<V256, false, EXACT>(ray, &RayLanes::new(ray), f),
+/// The traversal, as the kernel that the token runs on its register.
+struct Cast<const EXACT: bool>;
+
+impl<'a, F: FnMut(u32, Real) -> RayStep, const EXACT: bool> LaneKernel<&'a WideBvh, &'a Ray, F>
+    for Cast<EXACT>
+{
+    type Output = QueryStats;
+    /// The traversal on the lane vector `V` (the AVX register, compiled with AVX enabled).
+    #[inline(always)]
+    fn run<V: Lane256>(self, tree: &'a WideBvh, ray: &'a Ray, f: F, _: ()) -> QueryStats {
+        match RayLanes::<V>::regular(ray) {
+            Some(lanes) => tree.cast_ordered::<V, true, EXACT>(ray, &lanes, f),
+            None => tree.cast_ordered::<V, false, EXACT>(ray, &RayLanes::new(ray), f),
+        }
     }
 }

@@ -40,7 +40,7 @@ use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::Aabb;
 
 /// Children per node: the lanes of one 256-bit register (8 in f32, 4 in f64).
-pub(crate) const WIDTH: usize = crate::lanes::LANES;
+pub(crate) const WIDTH: usize = sepax_simd::LANES;
 
 /// Tag of a child that is a primitive: `PRIM | index`.
 const PRIM: u32 = 1 << 31;

@@ -27,10 +27,10 @@ use super::ray_lanes::RayLanes;
 use super::{WideBvh, PRIM, WIDTH};
 use crate::bvh::query::{NodeStack, SpillStack};
 use crate::bvh::RayStep;
-use crate::lanes::Lane;
 use crate::QueryStats;
 use sepax_shapes::math::Real;
 use sepax_shapes::Ray;
+use sepax_simd::Lane256;
 
 /// The bits of a non-negative entry distance as an integer that orders like the distance.
 #[inline(always)]
@@ -79,7 +79,7 @@ impl WideBvh {
     /// otherwise with the slab test's lower bound, whenever the conservative slab test keeps
     /// them.
     #[inline(always)]
-    pub(crate) fn cast_ordered<V: Lane, const REGULAR: bool, const EXACT: bool>(
+    pub(crate) fn cast_ordered<V: Lane256, const REGULAR: bool, const EXACT: bool>(
         &self,
         ray: &Ray,
         lanes: &RayLanes<V>,

@@ -9,22 +9,19 @@ use super::ray_lanes::RayLanes;
 use super::{WideBvh, WideNode, PRIM};
 use crate::bvh::query::{keep_closest, sort_hits, NodeStack, SpillStack};
 use crate::bvh::RayStep;
-use crate::lanes::Lane;
 use crate::{QueryStats, Visit};
 use sepax_shapes::math::Real;
 use sepax_shapes::{Aabb, Ray};
+use sepax_simd::Lane;
 
-/// The portable lane vector (the AVX one is `simd::V256`, in `avx.rs`).
-type L = crate::lanes::V;
+/// The portable lane vector (the AVX one is the floor's, reached in `avx.rs`).
+type L = sepax_simd::V;
 
 /// Asks the processor to start loading the four cache lines of `node` (a hint: no effect on
 /// results).
 #[inline(always)]
 fn prefetch(node: &WideNode) {
-    #[cfg(target_arch = "x86_64")]
-    crate::simd::prefetch(node);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = node;
+    sepax_simd::prefetch(node);
 }
 
 impl WideBvh {
@@ -75,7 +72,7 @@ impl WideBvh {
     ) -> QueryStats {
         #[cfg(target_arch = "x86_64")]
         if self.allow_avx {
-            if let Some(token) = crate::simd::Avx::detect() {
+            if let Some(token) = sepax_simd::Avx::detect() {
                 return super::avx::cast_ray::<EXACT>(token, self, ray, f);
             }
         }
@@ -120,9 +117,9 @@ impl WideBvh {
             let n = &self.nodes[i as usize];
             stats.nodes_visited += 1;
             let b = &n.bounds;
-            let mut hit = L::load(&b[0]).le(qhi[0]) & qlo[0].le(L::load(&b[3]));
+            let mut hit = L::load(&b[0]).le_mask(qhi[0]) & qlo[0].le_mask(L::load(&b[3]));
             for k in 1..3 {
-                hit &= L::load(&b[k]).le(qhi[k]) & qlo[k].le(L::load(&b[k + 3]));
+                hit &= L::load(&b[k]).le_mask(qhi[k]) & qlo[k].le_mask(L::load(&b[k + 3]));
             }
             let mut mask = hit & n.mask;
             while mask != 0 {

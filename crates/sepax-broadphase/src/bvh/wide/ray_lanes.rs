@@ -3,9 +3,9 @@
 //! vectorised exact box test of primitive lanes.
 
 use super::WideNode;
-use crate::lanes::Lane;
 use sepax_shapes::math::Real;
 use sepax_shapes::Ray;
+use sepax_simd::Lane256;
 
 /// Per axis `k`, the row of [`WideNode::bounds`] holding the near plane (`k + 3 * neg[k]`: the
 /// min when the direction is positive, else the max) and the far plane. Computed once per ray,
@@ -55,7 +55,7 @@ pub(crate) struct RayLanes<V> {
     grow: V,
 }
 
-impl<V: Lane> RayLanes<V> {
+impl<V: Lane256> RayLanes<V> {
     /// The lanes of a regular ray (all three `1 / d_k` finite and non-zero: `o_near == o_far ==
     /// origin`, no zero axis), or `None`. Built
     /// apart from the general case, so that each traversal gets its own copy, whose unused
@@ -174,13 +174,13 @@ impl<V: Lane> RayLanes<V> {
         let a = ta0.max(ta1).max(ta2);
         let bmin = tb0.min(tb1).min(tb2);
         let zero = V::splat(0.0);
-        let entered = zero.lt(a) & prims;
-        let mut hit = entered & a.le(bmin.min(V::splat(clip.min(Real::MAX))));
+        let entered = zero.lt_mask(a) & prims;
+        let mut hit = entered & a.le_mask(bmin.min(V::splat(clip.min(Real::MAX))));
         let maybe_inside = prims & !entered;
         if maybe_inside != 0 && 0.0 <= clip {
             let mut inside = maybe_inside;
             for k in 0..3 {
-                inside &= V::load(&b[k]).le(o[k]) & o[k].le(V::load(&b[k + 3]));
+                inside &= V::load(&b[k]).le_mask(o[k]) & o[k].le_mask(V::load(&b[k + 3]));
             }
             hit |= inside;
         }
@@ -223,13 +223,13 @@ impl<V: Lane> RayLanes<V> {
             .max(V::splat(0.0))
             .min(V::splat(Real::MAX));
         let t_far = t_far.mul(self.grow).min(clip);
-        let mut mask = t_near.le(t_far) & n.mask;
+        let mut mask = t_near.le_mask(t_far) & n.mask;
         if REGULAR {
             return (mask, t_near);
         }
         for &k in &self.zero[..self.zeros] {
             let o = self.origin[k];
-            mask &= V::load(&b[k]).le(o) & o.le(V::load(&b[k + 3]));
+            mask &= V::load(&b[k]).le_mask(o) & o.le_mask(V::load(&b[k + 3]));
         }
         (mask, t_near)
     }

@@ -94,9 +94,9 @@ use super::{ContactConfig, ContactManifold, ContactPoint, FeatureId, Penetration
 use crate::geometry::cross_accurate;
 use crate::geometry::segment_segment_closest;
 use crate::intersect::{BoxRef, BoxShape};
-use crate::lanes::V4;
 use crate::sat::axes;
 use crate::sat::{BoxFrame, SatAxis};
+use sepax_simd::V4;
 
 mod axis;
 mod batch;

@@ -287,34 +287,19 @@ fn group4<A: BoxShape, B: BoxShape>(
 /// (many register copies) and three-instruction lane selects (`and`, `andnot`, `or`). Compiled
 /// inside a `#[target_feature(enable = "avx2")]` function, the same (inlined) code gets the
 /// three-operand VEX forms and one-instruction blends; and in `f32` the selection
-/// ([`select_lanes`], generic over the [`Lane`] type) runs on eight lanes
-/// (`eight::V8`, `std::arch` intrinsics), eight pairs per group, halving its instructions per
-/// pair. Each half then goes back to [`V4`]s and through [`finish4`] as a four-lane group.
+/// ([`select_lanes`], generic over the [`Lane`] type) runs on eight lanes (the floor's AVX
+/// register, which `Avx2::run` hands to the kernel), eight pairs per group, halving its
+/// instructions per pair. Each half then goes back to [`V4`]s and through [`finish4`] as a
+/// four-lane group.
 ///
-/// # Soundness
-///
-/// A `#[target_feature]` function, and an AVX intrinsic, may only run on a CPU with the
-/// feature. The rules that make the `unsafe` blocks here sound:
-///
-/// 1. [`Avx2`] is a token with a private field that only [`Avx2::detect`] makes, after
-///    `is_x86_feature_detected!("avx2")` returned true. The one `#[target_feature]` function,
-///    `groups_avx2_inner`, is private to this module and called only by [`groups_avx2`], which
-///    takes the token.
-/// 2. `eight::V8` (every operation of which is an AVX intrinsic) is named only in the module
-///    `eight`, whose one entry point, `manifolds8`, is called only from `groups_avx2_inner`
-///    (and inlined there): every `V8` value is made and used on a CPU with AVX2. (A new user
-///    must keep this rule.)
-/// 3. The one memory access, `_mm256_storeu_ps` in `half`, writes the 8 elements of a local
-///    `[f32; 8]` (unaligned form: no alignment assumed).
-///
-/// Results: only AVX and AVX2 are enabled (no FMA, and Rust never contracts `a * b + c` into
-/// a fused multiply-add by itself), and each `V8` operation is the same IEEE operation per
-/// lane as `V4`'s SSE one, operands in the same order (`vminps`/`vmaxps` as `minps`/`maxps`,
-/// ordered quiet comparisons, `neg` and `abs` as sign-bit `xor`/`and`, the blend only on full
-/// lane masks), so the results are the same bit for bit: `tests/contact_batch.rs` runs the
-/// public function and the portable one against the single-pair path, the unit test here runs
-/// `groups_avx2` (eight-lane groups, four-lane groups and tails), and `manifold_digest` (with
-/// and without `portable`) checks the digests.
+/// Soundness: the token and the AVX register are `sepax-simd`'s (its `# Soundness` section);
+/// this module has no `unsafe`. Results: only AVX and AVX2 are enabled (no FMA, and Rust never
+/// contracts `a * b + c` into a fused multiply-add by itself), and each eight-lane operation
+/// is the same IEEE operation per lane as `V4`'s SSE one, operands in the same order, so the
+/// results are the same bit for bit: `tests/contact_batch.rs` runs the public function and
+/// the portable one against the single-pair path, the unit test here runs `groups_avx2`
+/// (eight-lane groups, four-lane groups and tails), and `manifold_digest` (with and without
+/// `portable`) checks the digests.
 #[cfg(target_arch = "x86_64")]
 mod avx;
 

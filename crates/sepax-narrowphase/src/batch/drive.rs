@@ -2,7 +2,7 @@
 //! filtering. All are `#[inline(always)]` so that each is compiled into the portable entry
 //! points and, separately, into the AVX2 wrappers of [`super::avx2`].
 
-use super::lanes::{first_lanes, Lane, LaneMask, LANES};
+use super::lanes::{first_lanes, Lane256, LaneMask, LANES};
 use super::soa::Batch;
 use super::{BatchStats, PairKernel};
 
@@ -46,7 +46,7 @@ fn for_each_bit(mut m: LaneMask, mut f: impl FnMut(usize)) {
 
 /// Bit `j` of `mask` (word `j / 64`) set iff `q` meets `b[j]`.
 #[inline(always)]
-pub(crate) fn one_vs_n_mask<K: PairKernel, L: Lane>(
+pub(crate) fn one_vs_n_mask<K: PairKernel, L: Lane256>(
     q: &ItemA<K>,
     b: &K::B,
     mask: &mut Vec<u64>,
@@ -69,7 +69,7 @@ pub(crate) fn one_vs_n_mask<K: PairKernel, L: Lane>(
 
 /// Appends to `out` (after clearing it) the indices `j` with `q` meeting `b[j]`, ascending.
 #[inline(always)]
-pub(crate) fn one_vs_n_indices<K: PairKernel, L: Lane>(
+pub(crate) fn one_vs_n_indices<K: PairKernel, L: Lane256>(
     q: &ItemA<K>,
     b: &K::B,
     out: &mut Vec<u32>,
@@ -90,7 +90,7 @@ pub(crate) fn one_vs_n_indices<K: PairKernel, L: Lane>(
 
 /// Every pair `(i, j)` with `a[i]` meeting `b[j]`, into `out` (cleared first), sorted.
 #[inline(always)]
-pub(crate) fn n_by_m<K: PairKernel, L: Lane>(
+pub(crate) fn n_by_m<K: PairKernel, L: Lane256>(
     a: &K::A,
     b: &K::B,
     out: &mut Vec<(u32, u32)>,
@@ -121,7 +121,7 @@ pub(crate) fn n_by_m<K: PairKernel, L: Lane>(
 /// The candidates `(i, j)` with `a[i]` meeting `b[j]`, into `out` (cleared first), in
 /// candidate order.
 #[inline(always)]
-pub(crate) fn filter_pairs<K: PairKernel, L: Lane>(
+pub(crate) fn filter_pairs<K: PairKernel, L: Lane256>(
     a: &K::A,
     b: &K::B,
     candidates: &[(u32, u32)],
@@ -156,7 +156,7 @@ pub(crate) fn filter_pairs<K: PairKernel, L: Lane>(
 /// The candidate indices `j` with `q` meeting `b[j]`, into `out` (cleared first), in
 /// candidate order.
 #[inline(always)]
-pub(crate) fn filter_indices<K: PairKernel, L: Lane>(
+pub(crate) fn filter_indices<K: PairKernel, L: Lane256>(
     q: &ItemA<K>,
     b: &K::B,
     candidates: &[u32],

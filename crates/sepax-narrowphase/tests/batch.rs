@@ -9,7 +9,7 @@
 use sepax_testkit as common;
 
 use common::{AnyBox, Category, Gen, CATEGORIES};
-use sepax_broadphase::batch::{AabbSoa, Kernels, ObbBlocks, ObbSoa, SphereSoa, LANES};
+use sepax_narrowphase::batch::{AabbSoa, Kernels, ObbBlocks, ObbSoa, SphereSoa, LANES};
 use sepax_narrowphase::intersect::intersects;
 use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::{Aabb, Obb, Shape, ShapeKind, Sphere};

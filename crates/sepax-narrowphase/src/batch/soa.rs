@@ -1,7 +1,7 @@
 //! Structure-of-arrays batches: one `Vec<Real>` per scalar field, so that a kernel step loads
 //! `LANES` consecutive boxes of one field with one vector load.
 
-use super::lanes::{arr3, gather, load, Lane, LANES};
+use super::lanes::{arr3, gather, load, Lane256, LANES};
 use sepax_shapes::math::{Matrix3, Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Obb, Sphere};
 
@@ -11,20 +11,20 @@ pub(crate) trait Batch {
     /// The scalar shape of one element.
     type Item: Copy;
     /// `LANES` elements, one field per lane vector of type `L`.
-    type Lanes<L: Lane>;
+    type Lanes<L: Lane256>;
     /// Number of elements.
     fn count(&self) -> usize;
     /// Element `i` as its scalar shape, bit for bit as it was pushed.
     fn item(&self, i: usize) -> Self::Item;
     /// Elements `start..start + LANES` (past the end: zeros, masked off by the drivers). The
     /// drivers call it with `start` a multiple of `LANES` only, which blocked layouts rely on.
-    fn load<L: Lane>(&self, start: usize) -> Self::Lanes<L>;
+    fn load<L: Lane256>(&self, start: usize) -> Self::Lanes<L>;
     /// Elements `idx[k]` in lane `k`.
-    fn gather<L: Lane>(&self, idx: &[usize; LANES]) -> Self::Lanes<L>;
+    fn gather<L: Lane256>(&self, idx: &[usize; LANES]) -> Self::Lanes<L>;
     /// One shape in every lane.
-    fn splat<L: Lane>(item: &Self::Item) -> Self::Lanes<L>;
+    fn splat<L: Lane256>(item: &Self::Item) -> Self::Lanes<L>;
     /// Element `i` in every lane.
-    fn splat_at<L: Lane>(&self, i: usize) -> Self::Lanes<L>;
+    fn splat_at<L: Lane256>(&self, i: usize) -> Self::Lanes<L>;
 }
 
 /// Axis-aligned boxes as six arrays: `min[k]`, `max[k]` for axis `k`.
@@ -101,7 +101,7 @@ impl AabbSoa {
 
 impl Batch for AabbSoa {
     type Item = Aabb;
-    type Lanes<L: Lane> = AabbLanes<L>;
+    type Lanes<L: Lane256> = AabbLanes<L>;
     #[inline(always)]
     fn count(&self) -> usize {
         self.len()
@@ -111,21 +111,21 @@ impl Batch for AabbSoa {
         self.get(i)
     }
     #[inline(always)]
-    fn load<L: Lane>(&self, start: usize) -> AabbLanes<L> {
+    fn load<L: Lane256>(&self, start: usize) -> AabbLanes<L> {
         AabbLanes {
             min: arr3!(k => load(&self.min[k], start, 0.0)),
             max: arr3!(k => load(&self.max[k], start, 0.0)),
         }
     }
     #[inline(always)]
-    fn gather<L: Lane>(&self, idx: &[usize; LANES]) -> AabbLanes<L> {
+    fn gather<L: Lane256>(&self, idx: &[usize; LANES]) -> AabbLanes<L> {
         AabbLanes {
             min: arr3!(k => gather(&self.min[k], idx)),
             max: arr3!(k => gather(&self.max[k], idx)),
         }
     }
     #[inline(always)]
-    fn splat<L: Lane>(b: &Aabb) -> AabbLanes<L> {
+    fn splat<L: Lane256>(b: &Aabb) -> AabbLanes<L> {
         let (lo, hi) = (b.min(), b.max());
         AabbLanes {
             min: arr3!(k => L::splat(lo[k])),
@@ -133,7 +133,7 @@ impl Batch for AabbSoa {
         }
     }
     #[inline(always)]
-    fn splat_at<L: Lane>(&self, i: usize) -> AabbLanes<L> {
+    fn splat_at<L: Lane256>(&self, i: usize) -> AabbLanes<L> {
         AabbLanes {
             min: arr3!(k => L::splat(self.min[k][i])),
             max: arr3!(k => L::splat(self.max[k][i])),
@@ -238,7 +238,7 @@ impl ObbSoa {
 
 impl Batch for ObbSoa {
     type Item = Obb;
-    type Lanes<L: Lane> = ObbLanes<L>;
+    type Lanes<L: Lane256> = ObbLanes<L>;
     #[inline(always)]
     fn count(&self) -> usize {
         self.len()
@@ -248,7 +248,7 @@ impl Batch for ObbSoa {
         self.get(i)
     }
     #[inline(always)]
-    fn load<L: Lane>(&self, start: usize) -> ObbLanes<L> {
+    fn load<L: Lane256>(&self, start: usize) -> ObbLanes<L> {
         ObbLanes {
             center: arr3!(k => load(&self.center[k], start, 0.0)),
             axes: arr3!(i => arr3!(c => load(&self.axes[i][c], start, 0.0))),
@@ -257,7 +257,7 @@ impl Batch for ObbSoa {
         }
     }
     #[inline(always)]
-    fn gather<L: Lane>(&self, idx: &[usize; LANES]) -> ObbLanes<L> {
+    fn gather<L: Lane256>(&self, idx: &[usize; LANES]) -> ObbLanes<L> {
         ObbLanes {
             center: arr3!(k => gather(&self.center[k], idx)),
             axes: arr3!(i => arr3!(c => gather(&self.axes[i][c], idx))),
@@ -266,7 +266,7 @@ impl Batch for ObbSoa {
         }
     }
     #[inline(always)]
-    fn splat<L: Lane>(b: &Obb) -> ObbLanes<L> {
+    fn splat<L: Lane256>(b: &Obb) -> ObbLanes<L> {
         let (c, a, h) = (b.center(), b.axes(), b.half_extents());
         ObbLanes {
             center: arr3!(k => L::splat(c[k])),
@@ -276,7 +276,7 @@ impl Batch for ObbSoa {
         }
     }
     #[inline(always)]
-    fn splat_at<L: Lane>(&self, i: usize) -> ObbLanes<L> {
+    fn splat_at<L: Lane256>(&self, i: usize) -> ObbLanes<L> {
         ObbLanes {
             center: arr3!(k => L::splat(self.center[k][i])),
             axes: arr3!(a => arr3!(c => L::splat(self.axes[a][c][i]))),
@@ -361,7 +361,7 @@ impl SphereSoa {
 
 impl Batch for SphereSoa {
     type Item = Sphere;
-    type Lanes<L: Lane> = SphereLanes<L>;
+    type Lanes<L: Lane256> = SphereLanes<L>;
     #[inline(always)]
     fn count(&self) -> usize {
         self.len()
@@ -371,21 +371,21 @@ impl Batch for SphereSoa {
         self.get(i)
     }
     #[inline(always)]
-    fn load<L: Lane>(&self, start: usize) -> SphereLanes<L> {
+    fn load<L: Lane256>(&self, start: usize) -> SphereLanes<L> {
         SphereLanes {
             center: arr3!(k => load(&self.center[k], start, 0.0)),
             radius: load(&self.radius, start, 0.0),
         }
     }
     #[inline(always)]
-    fn gather<L: Lane>(&self, idx: &[usize; LANES]) -> SphereLanes<L> {
+    fn gather<L: Lane256>(&self, idx: &[usize; LANES]) -> SphereLanes<L> {
         SphereLanes {
             center: arr3!(k => gather(&self.center[k], idx)),
             radius: gather(&self.radius, idx),
         }
     }
     #[inline(always)]
-    fn splat<L: Lane>(s: &Sphere) -> SphereLanes<L> {
+    fn splat<L: Lane256>(s: &Sphere) -> SphereLanes<L> {
         let c = s.center();
         SphereLanes {
             center: arr3!(k => L::splat(c[k])),
@@ -393,7 +393,7 @@ impl Batch for SphereSoa {
         }
     }
     #[inline(always)]
-    fn splat_at<L: Lane>(&self, i: usize) -> SphereLanes<L> {
+    fn splat_at<L: Lane256>(&self, i: usize) -> SphereLanes<L> {
         SphereLanes {
             center: arr3!(k => L::splat(self.center[k][i])),
             radius: L::splat(self.radius[i]),

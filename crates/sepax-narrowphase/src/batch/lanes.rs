@@ -1,11 +1,11 @@
 //! Lane helpers of the batch kernels: padded loads, gathers, lane masks, `arr3!`. The lane
-//! vector itself (the portable [`V`] and the [`Lane`] trait the AVX2 vector also implements)
-//! is the crate's [`crate::lanes`].
+//! vector itself (the portable [`V`], the AVX2 one, and the [`Lane256`] bound they meet) is
+//! the SIMD floor's (`sepax-simd`).
 
 use sepax_shapes::math::Real;
 
-pub use crate::lanes::LANES;
-pub(crate) use crate::lanes::{Lane, LaneMask, V};
+pub use sepax_simd::LANES;
+pub(crate) use sepax_simd::{Lane256, LaneMask, V};
 
 /// `arr3!(k => e)` is `[e, e, e]` with `k` = 0, 1, 2: written out, because closures (of
 /// `core::array::from_fn` or our own) are not always inlined, and in the kernels that turned
@@ -42,7 +42,7 @@ pub fn first_lanes(n: usize) -> LaneMask {
 
 /// Loads `LANES` values from `v` at `start`, padding past the end with `pad`.
 #[inline(always)]
-pub fn load<L: Lane>(v: &[Real], start: usize, pad: Real) -> L {
+pub fn load<L: Lane256>(v: &[Real], start: usize, pad: Real) -> L {
     match v.get(start..start + LANES) {
         Some(s) => {
             let mut r = [0.0 as Real; LANES];
@@ -60,7 +60,7 @@ pub fn load<L: Lane>(v: &[Real], start: usize, pad: Real) -> L {
 
 /// Gathers `v[idx[k]]` into lane `k`.
 #[inline(always)]
-pub fn gather<L: Lane>(v: &[Real], idx: &[usize; LANES]) -> L {
+pub fn gather<L: Lane256>(v: &[Real], idx: &[usize; LANES]) -> L {
     let mut r = [0.0 as Real; LANES];
     for k in 0..LANES {
         r[k] = v[idx[k]];

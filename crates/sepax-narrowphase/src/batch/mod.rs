@@ -14,7 +14,7 @@
 //! | `*_filter_pairs`, `*_filter` | candidate pairs or indices | those that meet, in order |
 //!
 //! **The answers are the scalar answers**: each kernel is the scalar test of
-//! `sepax_narrowphase::intersect` evaluated lane-wise with the same operations in the same
+//! [`crate::intersect`] evaluated lane-wise with the same operations in the same
 //! order, so each lane is bit-identical to it; where the scalar test has a slow path (the
 //! certified f64 stage of OBB–OBB for pairs its filter leaves undecided, the rescale of
 //! sphere–AABB for extreme magnitudes) the lane calls the scalar function itself. The tests
@@ -30,8 +30,8 @@
 //!
 //! Instruction set: [`Kernels::new`] picks AVX2 at run time when the CPU has it (one
 //! `is_x86_feature_detected!` at construction), otherwise the portable build (SSE2 on
-//! x86-64). Both are built from the same source; see `avx2.rs` for why and for the one
-//! `unsafe` call per driver.
+//! x86-64). Both are built from the same source; see `avx2.rs` for why (the token and the AVX
+//! register are the SIMD floor's, `sepax-simd`: no `unsafe` here).
 
 mod aabb;
 #[cfg(target_arch = "x86_64")]
@@ -47,7 +47,7 @@ pub use blocks::ObbBlocks;
 pub use lanes::LANES;
 pub use soa::{AabbSoa, ObbSoa, SphereSoa};
 
-use lanes::{Lane, LaneMask};
+use lanes::{Lane256, LaneMask};
 use sepax_shapes::{Aabb, Obb, Sphere};
 use soa::Batch;
 
@@ -58,7 +58,7 @@ pub(crate) trait PairKernel {
     /// The batch of second shapes.
     type B: Batch;
     /// `(hit, undecided)` lane masks; a lane is never in both.
-    fn lanes<L: Lane>(
+    fn lanes<L: Lane256>(
         a: &<Self::A as Batch>::Lanes<L>,
         b: &<Self::B as Batch>::Lanes<L>,
     ) -> (LaneMask, LaneMask);
@@ -91,7 +91,7 @@ pub enum Isa {
 #[derive(Debug, Clone, Copy)]
 pub struct Kernels {
     #[cfg(target_arch = "x86_64")]
-    avx2: Option<crate::simd::Avx2>,
+    avx2: Option<sepax_simd::Avx2>,
 }
 
 impl Default for Kernels {
@@ -105,7 +105,7 @@ impl Kernels {
     pub fn new() -> Self {
         Kernels {
             #[cfg(target_arch = "x86_64")]
-            avx2: crate::simd::Avx2::detect(),
+            avx2: sepax_simd::Avx2::detect(),
         }
     }
     /// The portable build only (for comparison and tests).

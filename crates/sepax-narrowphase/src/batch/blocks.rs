@@ -14,7 +14,7 @@
 //!   field 15      axes_error
 //! ```
 
-use super::lanes::{arr3, Lane, LANES};
+use super::lanes::{arr3, Lane256, LANES};
 use super::soa::{Batch, ObbLanes, ObbSoa};
 use sepax_shapes::math::{Matrix3, Real, Vector3};
 use sepax_shapes::Obb;
@@ -118,7 +118,7 @@ impl ObbBlocks {
 
 /// Field `f` of the boxes `at[k]` (block, lane) into lane `k`.
 #[inline(always)]
-fn gather_field<L: Lane>(at: &[(&Block, usize); LANES], f: usize) -> L {
+fn gather_field<L: Lane256>(at: &[(&Block, usize); LANES], f: usize) -> L {
     let mut r = [0.0 as Real; LANES];
     for k in 0..LANES {
         r[k] = at[k].0.f[f][at[k].1];
@@ -128,7 +128,7 @@ fn gather_field<L: Lane>(at: &[(&Block, usize); LANES], f: usize) -> L {
 
 impl Batch for ObbBlocks {
     type Item = Obb;
-    type Lanes<L: Lane> = ObbLanes<L>;
+    type Lanes<L: Lane256> = ObbLanes<L>;
     #[inline(always)]
     fn count(&self) -> usize {
         self.len
@@ -140,7 +140,7 @@ impl Batch for ObbBlocks {
     /// One block: `start` is a multiple of `LANES` (as in every driver), lanes past the end are
     /// the block's zero padding.
     #[inline(always)]
-    fn load<L: Lane>(&self, start: usize) -> ObbLanes<L> {
+    fn load<L: Lane256>(&self, start: usize) -> ObbLanes<L> {
         debug_assert!(
             start.is_multiple_of(LANES),
             "unaligned block load at {start}"
@@ -154,7 +154,7 @@ impl Batch for ObbBlocks {
         }
     }
     #[inline(always)]
-    fn gather<L: Lane>(&self, idx: &[usize; LANES]) -> ObbLanes<L> {
+    fn gather<L: Lane256>(&self, idx: &[usize; LANES]) -> ObbLanes<L> {
         // Each index once into (block, lane); the field loop then only reads.
         let mut at = [(&Block::ZERO, 0usize); LANES];
         for k in 0..LANES {
@@ -168,11 +168,11 @@ impl Batch for ObbBlocks {
         }
     }
     #[inline(always)]
-    fn splat<L: Lane>(b: &Obb) -> ObbLanes<L> {
+    fn splat<L: Lane256>(b: &Obb) -> ObbLanes<L> {
         <ObbSoa as Batch>::splat(b)
     }
     #[inline(always)]
-    fn splat_at<L: Lane>(&self, i: usize) -> ObbLanes<L> {
+    fn splat_at<L: Lane256>(&self, i: usize) -> ObbLanes<L> {
         debug_assert!(i < self.len);
         let (f, lane) = (&self.blocks[i / LANES].f, i % LANES);
         ObbLanes {
