@@ -92,11 +92,8 @@ proptest! {
         // velocity it was given). The check is then in space: at the reported time the shapes
         // touch and do not penetrate beyond the tolerance, which a head-on approach reported
         // late would (its depth grows with `speed * lateness`).
-        let at = |t: Real| {
-            let d = vb * t;
-            b.transformed(&Isometry3::translation(d.x, d.y, d.z)).unwrap()
-        };
-        let moved = at(h.time);
+        let d = vb * h.time;
+        let moved = b.transformed(&Isometry3::translation(d.x, d.y, d.z)).unwrap();
         prop_assert!(closest_points_shapes(&a, &moved).unwrap().distance <= tol());
         // A pair without a penetration query keeps the strict time bound (infinite depth).
         let depth = penetration(&a, &moved).map_or(Real::INFINITY, |p| p.map_or(0.0, |p| p.depth));

@@ -310,17 +310,10 @@ pub(crate) fn check_supported(who: Subject, kind: ShapeKind) -> Result<(), World
 }
 
 /// `b` grown by `margin >= 0` on every side, each bound clamped to the finite range.
-#[inline]
 pub(crate) fn grow_saturating(b: &Aabb, margin: Real) -> Aabb {
     let m = Vector3::repeat(margin);
     let lo = (b.min() - m).map(|x| x.max(-Real::MAX));
     let hi = (b.max() + m).map(|x| x.min(Real::MAX));
-    if margin >= 0.0 {
-        // `b` is valid (finite, min <= max) and the margin is not negative, so per axis
-        // `lo <= b.min <= b.max <= hi`, and the clamps keep both finite: the check below
-        // cannot fail, so it is skipped on this, the hot, path.
-        return Aabb::new_unchecked(lo, hi);
-    }
     Aabb::new(lo, hi).unwrap_or(*b)
 }
 

@@ -147,7 +147,11 @@ impl<B: MovingPhase> World<B> {
     /// `set_pose` for other colliders.
     pub fn teleport(&mut self, id: ColliderId, pose: Isometry3) -> Result<(), WorldError> {
         self.set_pose(id, pose)?;
-        let placed = self.colliders[id].desc.pose;
+        let c = &self.colliders[id];
+        if !c.desc.ccd {
+            return Ok(());
+        }
+        let placed = c.desc.pose;
         let st = &mut self.ccd;
         if let Ok(k) = st.starts.binary_search_by_key(&id, |s| s.0) {
             st.starts.remove(k);
