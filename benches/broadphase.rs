@@ -28,7 +28,7 @@
 //!   pair per box), huge slabs among small boxes), fixed seed; the dynamic tree, the sorted
 //!   grid and parry only; set `SEPAX_BENCH_FAMILY=1` to run them.
 //! - `rays/100k/<impl>`: 1000 closest-hit rays against the tight boxes of 100k static boxes:
-//!   sepax's dynamic tree (`sepax_bvh`), its static 4-wide tree (`sepax_wide`, build time
+//!   sepax's dynamic tree (`sepax_bvh`), its static 8-wide tree (`sepax_wide`, build time
 //!   printed once) and parry's `Bvh`. Before timing, sepax agrees with parry on hit and distance
 //!   (up to rounding) and `sepax_wide` equals `sepax_bvh` exactly. The dynamic tree casts
 //!   through its wide query mirror (the mirror's refresh time is printed once);
@@ -427,7 +427,7 @@ fn bench_rays(c: &mut Criterion) {
             .map(|(id, t)| (bulk.user(id).unwrap_or(0) as usize, t))
     };
 
-    // The static 4-wide tree over the same tight boxes; primitive i is box i.
+    // The static 8-wide tree over the same tight boxes; primitive i is box i.
     let boxes: Vec<Aabb> = (0..n).map(|i| scene.aabb(i)).collect();
     let start = std::time::Instant::now();
     let wide = WideBvh::build(&boxes);

@@ -438,3 +438,59 @@ fn stop_ends_the_traversal() {
     });
     assert_eq!(m, 1);
 }
+
+/// The candidates of `caster` for `ray`, sorted.
+fn caster_candidates(caster: &sepax_broadphase::bvh::RayCaster<'_>, ray: &Ray) -> Vec<u32> {
+    let mut got = Vec::new();
+    caster.cast_ray_candidates(ray, |slot, _| {
+        got.push(slot);
+        RayStep::Continue
+    });
+    got.sort_unstable();
+    got
+}
+
+/// A batch's caster gives the tree's own candidates whether it holds the mirror or walks the
+/// binary tree; it refreshes a stale mirror only when its casts together pass the refresh
+/// rule; an empty tree gives nothing.
+#[test]
+fn ray_caster_matches_the_tree_and_counts_its_casts() {
+    let empty = DynamicBvh::default();
+    let r = Ray::new(Point3::origin(), Vector3::x(), Real::INFINITY).unwrap();
+    assert!(caster_candidates(&empty.ray_caster(1000), &r).is_empty());
+
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let boxes = random_boxes(&mut rng, 3000, 20.0, (0.1, 0.5));
+    let (bvh, _) = tree(&boxes, BvhConfig::default(), false);
+    let stored = stored(&bvh);
+    let world = boxed([-20.0; 3], [20.0; 3]);
+    let rs = rays(&mut rng, &stored, &world, 40);
+    let want = |ray: &Ray| {
+        let mut v = Vec::new();
+        bvh.cast_ray_candidates(ray, |slot, _| {
+            v.push(slot);
+            RayStep::Continue
+        });
+        v.sort_unstable();
+        v
+    };
+    // Stale mirror, a small batch: the binary walk, no refresh.
+    let before = bvh.query_mirror_refreshes();
+    {
+        let small = bvh.ray_caster(2);
+        for r in &rs {
+            let got = caster_candidates(&small, r);
+            // Every true hit is a candidate.
+            for (id, _) in brute_all(&stored, r) {
+                assert!(got.contains(&id.index), "{id:?} missing for {r:?}");
+            }
+        }
+    }
+    assert_eq!(bvh.query_mirror_refreshes(), before);
+    // A batch as large as the refresh rule's threshold refreshes the mirror once.
+    let big = bvh.ray_caster(boxes.len());
+    assert_eq!(bvh.query_mirror_refreshes(), before + 1);
+    for r in &rs {
+        assert_eq!(caster_candidates(&big, r), want(r), "{r:?}");
+    }
+}

@@ -1,4 +1,4 @@
-//! Differential tests of the 4-wide static BVH: every ray cast (closest hit and all hits) and
+//! Differential tests of the 8-wide static BVH: every ray cast (closest hit and all hits) and
 //! box query is compared with brute force, each box tested with the scalar `Aabb::cast_ray` /
 //! overlap test, on random and degenerate scenes.
 

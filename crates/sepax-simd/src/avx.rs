@@ -1,5 +1,6 @@
-//! [`V256`]: [`LANES`] values of `Real` in one AVX register (8 × f32, or 4 × f64 with the
-//! `f64` feature), the [`Lane`] that the tokens' `run` hands to a [`crate::LaneKernel`].
+//! [`V256`]: [`crate::LANES`] (8) values of `Real` in AVX registers (one of 8 × f32, or with the
+//! `f64` feature two of 4 × f64), the [`Lane`] that the tokens' `run` hands to a
+//! [`crate::LaneKernel`].
 //!
 //! Why: `wide` picks its instruction set when it is compiled, so on a default x86-64 build its
 //! 8-lane f32 vector is two SSE halves, even inside a `#[target_feature(enable = "avx")]`
@@ -12,7 +13,7 @@
 //! of the crate docs).
 #![allow(unsafe_code)]
 
-use crate::{Lane, LaneMask, Real, LANES};
+use crate::{Lane, LaneMask, Real};
 use core::arch::x86_64 as arch;
 
 #[cfg(not(feature = "f64"))]
@@ -20,10 +21,20 @@ type Reg = arch::__m256;
 #[cfg(feature = "f64")]
 type Reg = arch::__m256d;
 
-/// [`LANES`] values of `Real` in one AVX register. Only made and used by code that runs
+/// Lanes of one AVX register.
+const REG_LANES: usize = 32 / core::mem::size_of::<Real>();
+
+/// [`REG_LANES`] values of `Real` in one AVX register. Only made and used by code that runs
 /// after an `Avx` (or `Avx2`) token was made: see the crate's soundness rules.
 #[derive(Clone, Copy)]
-pub(crate) struct V256(Reg);
+pub(crate) struct R256(Reg);
+
+/// The AVX lane vector of [`LANES`] lanes: one register in f32, two in f64.
+#[cfg(not(feature = "f64"))]
+pub(crate) type V256 = R256;
+/// The AVX lane vector of [`LANES`] lanes: one register in f32, two in f64.
+#[cfg(feature = "f64")]
+pub(crate) type V256 = crate::lane::Pair<R256>;
 
 /// One AVX intrinsic per precision: `avx!(ps_name, pd_name)(args)`.
 macro_rules! avx {
@@ -36,16 +47,16 @@ macro_rules! avx {
     }};
 }
 
-/// A `V256` from an AVX operation: `v256!(ps_name, pd_name)(args)`.
+/// A `R256` from an AVX operation: `v256!(ps_name, pd_name)(args)`.
 macro_rules! v256 {
     ($ps:ident, $pd:ident ($($arg:expr),*)) => {
-        // SAFETY: AVX is present (crate soundness rule 2: `V256` values, and so its
+        // SAFETY: AVX is present (crate soundness rule 2: `R256` values, and so its
         // operations, exist only after a token proved the CPU has AVX).
-        V256(unsafe { avx!($ps, $pd)($($arg),*) })
+        R256(unsafe { avx!($ps, $pd)($($arg),*) })
     };
 }
 
-const _: () = assert!(LANES * core::mem::size_of::<Real>() == 32);
+const _: () = assert!(REG_LANES * core::mem::size_of::<Real>() == 32);
 
 /// The lanes of the ordered, quiet comparison `OP` (all ones where true, false for NaN).
 #[inline(always)]
@@ -74,67 +85,67 @@ fn set1(x: Real) -> Reg {
     unsafe { avx!(_mm256_set1_ps, _mm256_set1_pd)(x) }
 }
 
-impl Lane for V256 {
-    type Array = [Real; LANES];
+impl Lane for R256 {
+    type Array = [Real; REG_LANES];
     #[inline(always)]
-    fn splat(x: Real) -> V256 {
-        V256(set1(x))
+    fn splat(x: Real) -> R256 {
+        R256(set1(x))
     }
     #[inline(always)]
-    fn load(a: &[Real; LANES]) -> V256 {
-        // SAFETY: AVX is present (rule 2); the unaligned load reads the `LANES` elements of
+    fn load(a: &[Real; REG_LANES]) -> R256 {
+        // SAFETY: AVX is present (rule 2); the unaligned load reads the `REG_LANES` elements of
         // `a`, exactly one register (rule 3).
-        V256(unsafe { avx!(_mm256_loadu_ps, _mm256_loadu_pd)(a.as_ptr()) })
+        R256(unsafe { avx!(_mm256_loadu_ps, _mm256_loadu_pd)(a.as_ptr()) })
     }
     #[inline(always)]
-    fn to_array(self) -> [Real; LANES] {
-        let mut out = [0.0 as Real; LANES];
-        // SAFETY: AVX is present (rule 2); the unaligned store writes the `LANES` elements of
+    fn to_array(self) -> [Real; REG_LANES] {
+        let mut out = [0.0 as Real; REG_LANES];
+        // SAFETY: AVX is present (rule 2); the unaligned store writes the `REG_LANES` elements of
         // `out` (rule 3).
         unsafe { avx!(_mm256_storeu_ps, _mm256_storeu_pd)(out.as_mut_ptr(), self.0) };
         out
     }
     /// `|x|` per lane (exact: the sign bit cleared, `andnot(-0.0, x)`).
     #[inline(always)]
-    fn abs(self) -> V256 {
+    fn abs(self) -> R256 {
         v256!(_mm256_andnot_ps, _mm256_andnot_pd(set1(-0.0), self.0))
     }
     #[inline(always)]
-    fn sqrt(self) -> V256 {
+    fn sqrt(self) -> R256 {
         v256!(_mm256_sqrt_ps, _mm256_sqrt_pd(self.0))
     }
     #[inline(always)]
-    fn min(self, b: V256) -> V256 {
+    fn min(self, b: R256) -> R256 {
         v256!(_mm256_min_ps, _mm256_min_pd(self.0, b.0))
     }
     #[inline(always)]
-    fn max(self, b: V256) -> V256 {
+    fn max(self, b: R256) -> R256 {
         v256!(_mm256_max_ps, _mm256_max_pd(self.0, b.0))
     }
     #[inline(always)]
-    fn eq(self, o: V256) -> V256 {
-        V256(compare::<{ arch::_CMP_EQ_OQ }>(self.0, o.0))
+    fn eq(self, o: R256) -> R256 {
+        R256(compare::<{ arch::_CMP_EQ_OQ }>(self.0, o.0))
     }
     #[inline(always)]
-    fn ge(self, o: V256) -> V256 {
-        V256(compare::<{ arch::_CMP_GE_OQ }>(self.0, o.0))
+    fn ge(self, o: R256) -> R256 {
+        R256(compare::<{ arch::_CMP_GE_OQ }>(self.0, o.0))
     }
     #[inline(always)]
-    fn gt(self, o: V256) -> V256 {
-        V256(compare::<{ arch::_CMP_GT_OQ }>(self.0, o.0))
+    fn gt(self, o: R256) -> R256 {
+        R256(compare::<{ arch::_CMP_GT_OQ }>(self.0, o.0))
     }
     #[inline(always)]
-    fn lt(self, o: V256) -> V256 {
-        V256(compare::<{ arch::_CMP_LT_OQ }>(self.0, o.0))
+    fn lt(self, o: R256) -> R256 {
+        R256(compare::<{ arch::_CMP_LT_OQ }>(self.0, o.0))
     }
     #[inline(always)]
-    fn le(self, o: V256) -> V256 {
-        V256(compare::<{ arch::_CMP_LE_OQ }>(self.0, o.0))
+    fn le(self, o: R256) -> R256 {
+        R256(compare::<{ arch::_CMP_LE_OQ }>(self.0, o.0))
     }
     /// A blend on the mask's sign bits: the same lanes as the bitwise select for the full
     /// lane masks that [`Lane::select`] is given.
     #[inline(always)]
-    fn select(self, a: V256, b: V256) -> V256 {
+    fn select(self, a: R256, b: R256) -> R256 {
         v256!(_mm256_blendv_ps, _mm256_blendv_pd(b.0, a.0, self.0))
     }
     #[inline(always)]
@@ -142,8 +153,8 @@ impl Lane for V256 {
         movemask(self.0)
     }
     #[inline(always)]
-    fn sign_ge0(self) -> V256 {
-        let ge = self.ge(V256::splat(0.0));
+    fn sign_ge0(self) -> R256 {
+        let ge = self.ge(R256::splat(0.0));
         v256!(
             _mm256_or_ps,
             _mm256_or_pd(
@@ -153,65 +164,65 @@ impl Lane for V256 {
         )
     }
     #[inline(always)]
-    fn and(self, o: V256) -> V256 {
+    fn and(self, o: R256) -> R256 {
         v256!(_mm256_and_ps, _mm256_and_pd(self.0, o.0))
     }
     #[inline(always)]
-    fn and_not(self, m: V256) -> V256 {
+    fn and_not(self, m: R256) -> R256 {
         v256!(_mm256_andnot_ps, _mm256_andnot_pd(m.0, self.0))
     }
     #[inline(always)]
-    fn lt_mask(self, b: V256) -> LaneMask {
+    fn lt_mask(self, b: R256) -> LaneMask {
         movemask(compare::<{ arch::_CMP_LT_OQ }>(self.0, b.0))
     }
     #[inline(always)]
-    fn le_mask(self, b: V256) -> LaneMask {
+    fn le_mask(self, b: R256) -> LaneMask {
         movemask(compare::<{ arch::_CMP_LE_OQ }>(self.0, b.0))
     }
     #[inline(always)]
-    fn gt_mask(self, b: V256) -> LaneMask {
+    fn gt_mask(self, b: R256) -> LaneMask {
         movemask(compare::<{ arch::_CMP_GT_OQ }>(self.0, b.0))
     }
 }
 
-impl core::ops::Add for V256 {
-    type Output = V256;
+impl core::ops::Add for R256 {
+    type Output = R256;
     #[inline(always)]
-    fn add(self, b: V256) -> V256 {
+    fn add(self, b: R256) -> R256 {
         v256!(_mm256_add_ps, _mm256_add_pd(self.0, b.0))
     }
 }
 
-impl core::ops::Sub for V256 {
-    type Output = V256;
+impl core::ops::Sub for R256 {
+    type Output = R256;
     #[inline(always)]
-    fn sub(self, b: V256) -> V256 {
+    fn sub(self, b: R256) -> R256 {
         v256!(_mm256_sub_ps, _mm256_sub_pd(self.0, b.0))
     }
 }
 
-impl core::ops::Mul for V256 {
-    type Output = V256;
+impl core::ops::Mul for R256 {
+    type Output = R256;
     #[inline(always)]
-    fn mul(self, b: V256) -> V256 {
+    fn mul(self, b: R256) -> R256 {
         v256!(_mm256_mul_ps, _mm256_mul_pd(self.0, b.0))
     }
 }
 
-impl core::ops::Div for V256 {
-    type Output = V256;
+impl core::ops::Div for R256 {
+    type Output = R256;
     /// `self / b` per lane (correctly rounded).
     #[inline(always)]
-    fn div(self, b: V256) -> V256 {
+    fn div(self, b: R256) -> R256 {
         v256!(_mm256_div_ps, _mm256_div_pd(self.0, b.0))
     }
 }
 
-impl core::ops::Neg for V256 {
-    type Output = V256;
+impl core::ops::Neg for R256 {
+    type Output = R256;
     /// The sign bit flipped (`xor` with `-0.0`).
     #[inline(always)]
-    fn neg(self) -> V256 {
+    fn neg(self) -> R256 {
         v256!(_mm256_xor_ps, _mm256_xor_pd(self.0, set1(-0.0)))
     }
 }
@@ -219,6 +230,7 @@ impl core::ops::Neg for V256 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::LANES;
 
     /// Each lane operation against the scalar operation, bit for bit, with the `minps`/`maxps`
     /// rules on signed zeros and NaN, and comparisons false for NaN.

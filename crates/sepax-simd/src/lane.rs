@@ -1,5 +1,5 @@
-//! The one lane trait, [`Lane`], and the portable lane vector [`V`]: [`LANES`] values of `Real`
-//! (one 256-bit register's worth: 8 × f32, or 4 × f64) on `wide` (SSE2 on a default x86-64
+//! The one lane trait, [`Lane`], and the portable lane vector [`V`]: [`LANES`] (8) values of
+//! `Real` (8 × f32 is one 256-bit register, 8 × f64 two) on `wide` (SSE2 on a default x86-64
 //! build, NEON on aarch64, scalar elsewhere). The other implementations are `Real` itself (one
 //! lane: the one-pair SAT), [`crate::V4`] (four lanes: three axes or components and a padding
 //! lane, or four pairs) and, on x86-64, the AVX register that [`crate::Avx::run`] hands to a
@@ -9,12 +9,14 @@
 
 use crate::Real;
 
-/// Lanes per kernel step: one 256-bit register of `Real` (8 × f32 or 4 × f64).
-#[cfg(not(feature = "f64"))]
+/// Lanes per kernel step: 8 in both precisions (one 256-bit register of f32, two of f64).
+///
+/// Why 8 in f64 too: the wide tree's nodes have `LANES` children, and 8-wide f64 nodes visit
+/// the nodes of the f32 tree (about 14 instead of 20 per ray with 4-wide ones), which took the
+/// f64 world's batch rays from 4.9 to 5.6 M/s on the Python benchmark's scene; the OBB batch
+/// kernels with AVX2 were as fast or faster (the two registers' chains overlap), the portable
+/// (SSE2) ones 12-23% slower (`batch_profile`).
 pub const LANES: usize = 8;
-/// Lanes per kernel step: one 256-bit register of `Real` (8 × f32 or 4 × f64).
-#[cfg(feature = "f64")]
-pub const LANES: usize = 4;
 
 /// A bit per lane (bit `k` = lane `k`).
 pub type LaneMask = u32;
@@ -201,7 +203,7 @@ fn mask(b: bool) -> Real {
 #[cfg(not(feature = "f64"))]
 type Lanes = wide::f32x8;
 #[cfg(feature = "f64")]
-type Lanes = wide::f64x4;
+type Lanes = wide::f64x8;
 
 /// `LANES` values of `Real` on `wide`'s safe SIMD types: the portable [`Lane256`].
 #[derive(Clone, Copy, Debug)]
@@ -331,5 +333,138 @@ impl core::ops::Neg for V {
     #[inline(always)]
     fn neg(self) -> V {
         V(-self.0)
+    }
+}
+
+/// Two 4-lane vectors as one of [`LANES`] (8) lanes: the f64 AVX vector (two registers).
+/// Every operation is the half's operation on each half.
+#[cfg(feature = "f64")]
+#[derive(Clone, Copy)]
+pub(crate) struct Pair<L>(L, L);
+
+#[cfg(feature = "f64")]
+macro_rules! halves {
+    ($a:expr, $f:ident $(, $b:expr)*) => {
+        Pair($a.0.$f($($b.0),*), $a.1.$f($($b.1),*))
+    };
+}
+
+#[cfg(feature = "f64")]
+impl<L: Lane<Array = [Real; 4]>> Lane for Pair<L> {
+    type Array = [Real; LANES];
+    #[inline(always)]
+    fn splat(x: Real) -> Self {
+        Pair(L::splat(x), L::splat(x))
+    }
+    #[inline(always)]
+    fn load(a: &[Real; LANES]) -> Self {
+        let (lo, hi) = a.split_at(4);
+        Pair(
+            L::load(lo.try_into().expect("4 lanes")),
+            L::load(hi.try_into().expect("4 lanes")),
+        )
+    }
+    #[inline(always)]
+    fn to_array(self) -> [Real; LANES] {
+        let (lo, hi) = (self.0.to_array(), self.1.to_array());
+        [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        halves!(self, abs)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        halves!(self, sqrt)
+    }
+    #[inline(always)]
+    fn min(self, b: Self) -> Self {
+        halves!(self, min, b)
+    }
+    #[inline(always)]
+    fn max(self, b: Self) -> Self {
+        halves!(self, max, b)
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> Self {
+        halves!(self, eq, o)
+    }
+    #[inline(always)]
+    fn ge(self, o: Self) -> Self {
+        halves!(self, ge, o)
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> Self {
+        halves!(self, gt, o)
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> Self {
+        halves!(self, lt, o)
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> Self {
+        halves!(self, le, o)
+    }
+    #[inline(always)]
+    fn select(self, a: Self, b: Self) -> Self {
+        halves!(self, select, a, b)
+    }
+    #[inline(always)]
+    fn bits(self) -> LaneMask {
+        self.0.bits() | (self.1.bits() << 4)
+    }
+    #[inline(always)]
+    fn sign_ge0(self) -> Self {
+        halves!(self, sign_ge0)
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        halves!(self, and, o)
+    }
+    #[inline(always)]
+    fn and_not(self, m: Self) -> Self {
+        halves!(self, and_not, m)
+    }
+    #[inline(always)]
+    fn lt_mask(self, b: Self) -> LaneMask {
+        self.0.lt_mask(b.0) | (self.1.lt_mask(b.1) << 4)
+    }
+    #[inline(always)]
+    fn le_mask(self, b: Self) -> LaneMask {
+        self.0.le_mask(b.0) | (self.1.le_mask(b.1) << 4)
+    }
+    #[inline(always)]
+    fn gt_mask(self, b: Self) -> LaneMask {
+        self.0.gt_mask(b.0) | (self.1.gt_mask(b.1) << 4)
+    }
+}
+
+#[cfg(feature = "f64")]
+macro_rules! pair_op {
+    ($tr:ident, $f:ident) => {
+        impl<L: Lane> core::ops::$tr for Pair<L> {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(self, b: Self) -> Self {
+                Pair(self.0.$f(b.0), self.1.$f(b.1))
+            }
+        }
+    };
+}
+#[cfg(feature = "f64")]
+pair_op!(Add, add);
+#[cfg(feature = "f64")]
+pair_op!(Sub, sub);
+#[cfg(feature = "f64")]
+pair_op!(Mul, mul);
+#[cfg(feature = "f64")]
+pair_op!(Div, div);
+
+#[cfg(feature = "f64")]
+impl<L: Lane> core::ops::Neg for Pair<L> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Pair(-self.0, -self.1)
     }
 }

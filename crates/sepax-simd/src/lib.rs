@@ -27,16 +27,18 @@
 //!    for the feature on this machine. The only `#[target_feature]` functions are the private
 //!    `inner` functions of the tokens' `run`, which takes the token by value: they run only
 //!    on a CPU with the feature.
-//! 2. **The AVX register exists only behind a token.** The AVX lane vector (`avx::V256`)
-//!    needs AVX for every operation. It is private to this crate, and the only place that
+//! 2. **The AVX register exists only behind a token.** The AVX register (`avx::R256`) needs
+//!    AVX for every operation; the AVX lane vector (`avx::V256`) is one of them in f32 and a
+//!    pair (`lane::Pair`) in f64. It is private to this crate, and the only place that
 //!    names it outside its own module is the tokens' `run`, which instantiates the caller's
 //!    [`LaneKernel::run`] with it after a token was made. Any `V256` value, wherever a kernel
 //!    moves it, was therefore made on a machine whose CPU has AVX, and every operation on it
 //!    runs on that CPU. (Whether an operation runs inside a `#[target_feature]` function
 //!    matters for speed, not for soundness.)
-//! 3. **Loads and stores stay in their array.** `V256`'s load and store read or write exactly
-//!    the [`LANES`] elements of an array of `LANES` elements (unaligned forms: no alignment
-//!    assumed); `LANES * size_of::<Real>() == 32` is asserted at compile time.
+//! 3. **Loads and stores stay in their array.** `R256`'s load and store read or write exactly
+//!    the elements of an array of one register's lanes (unaligned forms: no alignment
+//!    assumed); that the array is 32 bytes is asserted at compile time. (The f64 pair loads
+//!    and stores its two halves through safe slices.)
 //! 4. **Prefetch is a hint.** `_mm_prefetch` needs SSE, which is in the x86-64 baseline, and
 //!    never faults or reads into the program, for any address; [`prefetch`] forms its
 //!    addresses with `wrapping_add`, never asserting they are in bounds.

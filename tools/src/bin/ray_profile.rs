@@ -1,7 +1,7 @@
 //! Closest-hit ray casts against the broad-phase benchmark's 100k static boxes, in a plain loop
 //! for profilers. Run:
 //! `cargo run --release -p sepax-tools --bin ray_profile -- [RAYS] [REPEATS] [bvh|wide|parry|both|race]`
-//! (`wide`: the static 8-wide (f32; 4-wide in f64) tree over the same boxes; for callgrind, collect
+//! (`wide`: the static 8-wide tree over the same boxes; for callgrind, collect
 //! `--toggle-collect='*cast_ray_closest*'`; `parry`: parry3d's `Bvh::cast_ray` on the same
 //! boxes and rays, collect `--toggle-collect='*parry_closest*'`; `race`: REPEATS rounds, each
 //! timing five passes of the rays through each of the three in turn, then the minimum and

@@ -43,6 +43,7 @@ pub mod wide;
 pub use chunks::{serial, Runner};
 pub use pairs::MOVED_PER_JOB;
 pub use query::{RayStep, Walk};
+pub use wide::mirror::RayCaster;
 pub use wide::WideBvh;
 
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};

@@ -7,7 +7,7 @@
 //! A pass over [`ObbBlocks`] is one sequential stream whose every cache line is used whole.
 //!
 //! ```text
-//! block b (boxes 8b .. 8b+8 in f32; 4b .. 4b+4 in f64):
+//! block b (boxes 8b .. 8b+8):
 //!   field  0..3   centre x, y, z           one [Real; LANES] each: lane k = box LANES*b + k
 //!   field  3..12  axes[i][c], i-major      (component c of box axis i)
 //!   field 12..15  half-extents
@@ -33,8 +33,8 @@ struct Block {
     f: [[Real; LANES]; FIELDS],
 }
 
-// A block is exactly eight cache lines in both precisions (8 × 4 or 4 × 8 bytes per field).
-const _: () = assert!(core::mem::size_of::<Block>() == 512);
+// A block is eight cache lines in f32 (8 × 4 bytes per field), sixteen in f64.
+const _: () = assert!(core::mem::size_of::<Block>() == 16 * LANES * core::mem::size_of::<Real>());
 const _: () = assert!(core::mem::align_of::<Block>() == 64);
 
 impl Block {
@@ -43,7 +43,7 @@ impl Block {
     };
 }
 
-/// Oriented boxes in blocks of [`LANES`] (8 in f32, 4 in f64): each block stores the sixteen
+/// Oriented boxes in blocks of [`LANES`] (8): each block stores the sixteen
 /// fields of its boxes (centre, the nine axis entries, half-extents and [`Obb::axes_error`])
 /// contiguously, so a pass over the batch reads one sequential stream. Same contents and
 /// answers as [`ObbSoa`](super::ObbSoa); prefer it for one-vs-N passes over batches larger

@@ -22,7 +22,7 @@
 //! f64, for both instruction sets.
 //!
 //! ```text
-//! for each step of LANES pairs (8 in f32, 4 in f64):
+//! for each step of LANES (8) pairs:
 //!     load LANES boxes of the batch (one vector load per field), the query splatted
 //!     (hit, undecided) = kernel(query, boxes)      // scalar filter, lane-wise
 //!     for each undecided lane: hit = scalar intersects(query, box)

@@ -45,11 +45,23 @@ fn same_len(inputs: usize, outputs: usize) -> Result<(), QueryError> {
 
 /// Runs `f(index, slot)` for every slot of `out`, `QUERY_CHUNK` slots per job.
 fn run_chunks<T: Send>(exec: &impl Executor, out: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+    run_chunks_with(exec, out, |_| (), |_, i, slot| f(i, slot));
+}
+
+/// [`run_chunks`] with a state `init(chunk length)` made once per job and handed to each
+/// `f(state, index, slot)` of the job.
+fn run_chunks_with<T: Send, S>(
+    exec: &impl Executor,
+    out: &mut [T],
+    init: impl Fn(usize) -> S + Sync,
+    f: impl Fn(&S, usize, &mut T) + Sync,
+) {
     let chunks: Vec<Mutex<&mut [T]>> = out.chunks_mut(QUERY_CHUNK).map(Mutex::new).collect();
     exec.run(chunks.len(), &|i| {
         let mut chunk = chunks[i].lock().unwrap_or_else(|e| e.into_inner());
+        let state = init(chunk.len());
         for (k, slot) in chunk.iter_mut().enumerate() {
-            f(i * QUERY_CHUNK + k, slot);
+            f(&state, i * QUERY_CHUNK + k, slot);
         }
     });
 }
@@ -65,11 +77,17 @@ impl<B: MovingPhase + Sync> World<B> {
     ) -> Result<(), QueryError> {
         same_len(rays.len(), out.len())?;
         let sees = self.resolve(filter)?;
-        run_chunks(exec, out, |i, slot| {
-            let mut c = Closest::default();
-            self.ray_resolved(&rays[i], &sees, &mut c);
-            *slot = c.0;
-        });
+        // One caster of the static tree per job: its mirror is taken once for the job's rays.
+        run_chunks_with(
+            exec,
+            out,
+            |n| self.statics.ray_caster(n),
+            |statics, i, slot| {
+                let mut c = Closest::default();
+                self.ray_resolved(statics, &rays[i], &sees, &mut c);
+                *slot = c.0;
+            },
+        );
         Ok(())
     }
 

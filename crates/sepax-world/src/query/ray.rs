@@ -8,7 +8,7 @@ use crate::collider::Kind;
 use crate::id::ColliderId;
 use crate::phase::MovingPhase;
 use crate::world::World;
-use sepax_broadphase::bvh::RayStep;
+use sepax_broadphase::bvh::{RayCaster, RayStep};
 use sepax_broadphase::{BroadPhase, ProxyId};
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Ray, RayHit};
@@ -48,7 +48,7 @@ impl<B: MovingPhase> World<B> {
         collector: &mut impl Collector<RayCastHit>,
     ) -> Result<(), QueryError> {
         let sees = self.resolve(filter)?;
-        self.ray_resolved(ray, &sees, collector);
+        self.ray_resolved(&self.statics.ray_caster(1), ray, &sees, collector);
         collector.finish();
         Ok(())
     }
@@ -86,8 +86,11 @@ impl<B: MovingPhase> World<B> {
         self.cast_ray_with(ray, filter, &mut All(out))
     }
 
+    /// The cast of `ray` through the moving phase and, by `statics` (a caster of
+    /// `self.statics`), the static tree.
     pub(crate) fn ray_resolved(
         &self,
+        statics: &RayCaster<'_>,
         ray: &Ray,
         sees: &Resolved<'_, '_>,
         collector: &mut impl Collector<RayCastHit>,
@@ -129,14 +132,16 @@ impl<B: MovingPhase> World<B> {
             }
             RayStep::Clip(clip.value)
         };
-        if kinds.contains(Kind::Kinematic) || kinds.contains(Kind::Dynamic) {
+        if (kinds.contains(Kind::Kinematic) || kinds.contains(Kind::Dynamic))
+            && !self.moving.is_empty()
+        {
             let fast = sees.sees_all_of(KindMask::MOVING);
             self.moving
                 .cast_ray(ray, &mut |p, t| leaf(true, fast, p, t));
         }
         if kinds.contains(Kind::Static) && !self.statics.is_empty() {
             let fast = sees.sees_all_of(KindMask::STATIC);
-            self.statics.cast_ray_candidates(ray, |slot, t| {
+            statics.cast_ray_candidates(ray, |slot, t| {
                 let p = ProxyId {
                     index: slot,
                     generation: 0,

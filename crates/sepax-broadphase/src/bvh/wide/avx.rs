@@ -1,6 +1,6 @@
 //! Runtime selection of AVX for ray casts: the traversal of `ordered.rs` compiled a second time
-//! inside the floor's `Avx::run`, with its 256-bit register as the lane vector (8 × f32,
-//! or 4 × f64 with the `f64` feature: always [`WIDTH`] lanes).
+//! inside the floor's `Avx::run`, with its AVX lane vector (one register of 8 × f32, or two
+//! of 4 × f64 with the `f64` feature: always [`WIDTH`] lanes).
 //!
 //! Soundness: the token and the AVX register are `sepax-simd`'s (its `# Soundness` section);
 //! no `unsafe` here. Each AVX lane operation is the same IEEE operation as the portable lane

@@ -108,14 +108,23 @@ impl DynamicBvh {
     /// The mirror when it is fresh, after refreshing it if the rule of [`refresh_after`] says
     /// so; `None` when the query should walk the binary tree.
     pub(crate) fn fresh_mirror(&self) -> Option<RwLockReadGuard<'_, Built>> {
+        self.fresh_mirror_for(1)
+    }
+
+    /// [`DynamicBvh::fresh_mirror`] for `queries` queries about to run through one guard
+    /// (they count towards [`refresh_after`] together).
+    fn fresh_mirror_for(&self, queries: usize) -> Option<RwLockReadGuard<'_, Built>> {
         let key = self.mirror_key();
         if let Some(g) = try_read(&self.mirror.built) {
             if g.key == Some(key) {
                 return Some(g);
             }
         }
-        let seen = self.mirror.stale_queries.fetch_add(1, Ordering::Relaxed);
-        if seen + 1 < refresh_after(self.proxy_count) || !self.refresh(key) {
+        let seen = self
+            .mirror
+            .stale_queries
+            .fetch_add(queries, Ordering::Relaxed);
+        if seen.saturating_add(queries) < refresh_after(self.proxy_count) || !self.refresh(key) {
             return None;
         }
         // Fresh now: the key cannot change while `&self` is borrowed.
@@ -177,9 +186,56 @@ impl DynamicBvh {
         self.cast_ray_binary(ray, |p, t| f(p.index, t))
     }
 
+    /// A caster for `rays` ray casts in a row (a batch): it decides once whether they go
+    /// through the wide query mirror (refreshing it when the casts together pass the rule of
+    /// [`DynamicBvh::cast_ray`]) and holds the mirror's read lock meanwhile, instead of taking
+    /// it per cast. The answers are those of the tree's own casts.
+    pub fn ray_caster(&self, rays: usize) -> RayCaster<'_> {
+        RayCaster {
+            tree: self,
+            mirror: if self.root == crate::bvh::node::NULL {
+                None
+            } else {
+                self.fresh_mirror_for(rays.max(1))
+            },
+        }
+    }
+
     /// How many times the wide query mirror was rebuilt (for tests and benchmarks: mutations
     /// never rebuild it, queries do when the tree changed).
     pub fn query_mirror_refreshes(&self) -> usize {
         self.mirror.refreshes.load(Ordering::Relaxed)
+    }
+}
+
+/// Ray casts against one [`DynamicBvh`] through one decision about its query mirror (see
+/// [`DynamicBvh::ray_caster`]). While it lives, the tree cannot change (it borrows it) and
+/// other threads' queries that would refresh the mirror walk the binary tree instead.
+pub struct RayCaster<'a> {
+    tree: &'a DynamicBvh,
+    mirror: Option<RwLockReadGuard<'a, Built>>,
+}
+
+impl std::fmt::Debug for RayCaster<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RayCaster")
+            .field("mirror", &self.mirror.is_some())
+            .finish()
+    }
+}
+
+impl RayCaster<'_> {
+    /// [`DynamicBvh::cast_ray_candidates`].
+    #[inline]
+    pub fn cast_ray_candidates(
+        &self,
+        ray: &Ray,
+        mut f: impl FnMut(u32, Real) -> RayStep,
+    ) -> QueryStats {
+        match &self.mirror {
+            Some(m) => m.tree.cast_ray_candidates(ray, f),
+            None if self.tree.root == crate::bvh::node::NULL => QueryStats::default(),
+            None => self.tree.cast_ray_binary(ray, |p, t| f(p.index, t)),
+        }
     }
 }

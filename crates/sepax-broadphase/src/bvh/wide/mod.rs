@@ -6,8 +6,8 @@
 //! primitive: the primitives' boxes live in their parent's lanes, so there are no leaf nodes and
 //! a primitive costs no extra memory access before its exact test.
 //!
-//! Width: 8 in the f32 build (`wide::f32x8`, two SSE registers per bound on a default x86-64
-//! build), 4 in the f64 build (`wide::f64x4`); 256-byte nodes (four cache lines) in both. On the
+//! Width: 8 in both builds ([`sepax_simd::LANES`]: one AVX register per bound in f32, two in
+//! f64); 256-byte nodes (four cache lines) in f32, 448-byte ones in f64. On the
 //! 100k-box ray benchmark 8-wide f32 nodes were faster than 4-wide ones (128 bytes) although
 //! they execute about 10% more instructions per ray: 14 instead of 20 nodes are visited, and the
 //! visits are a chain of dependent loads. Quantized child boxes (8-bit codes relative to the
@@ -39,7 +39,7 @@ use crate::ProxyId;
 use sepax_shapes::math::{Point3, Real};
 use sepax_shapes::Aabb;
 
-/// Children per node: the lanes of one 256-bit register (8 in f32, 4 in f64).
+/// Children per node: [`sepax_simd::LANES`] (8 in both precisions).
 pub(crate) const WIDTH: usize = sepax_simd::LANES;
 
 /// Tag of a child that is a primitive: `PRIM | index`.
@@ -65,7 +65,10 @@ pub(crate) struct WideNode {
     pub prims: u32,
 }
 
+#[cfg(not(feature = "f64"))]
 const _: () = assert!(core::mem::size_of::<WideNode>() == 256);
+#[cfg(feature = "f64")]
+const _: () = assert!(core::mem::size_of::<WideNode>() == 448);
 
 impl WideNode {
     /// The box of lane `j`.
@@ -79,7 +82,7 @@ impl WideNode {
     }
 }
 
-/// A static wide (8 children in f32, 4 in f64) bounding volume hierarchy over a list of boxes (primitives), for fast ray
+/// A static wide (8 children) bounding volume hierarchy over a list of boxes (primitives), for fast ray
 /// casts ([`WideBvh::cast_ray`], [`WideBvh::cast_ray_closest`], [`WideBvh::cast_ray_all`]) and
 /// box queries ([`WideBvh::query_aabb`]). Results name primitives by their index in the list
 /// given to [`WideBvh::build`]. See the [module documentation](self).
