@@ -12,8 +12,8 @@ use sepax_shapes::{Ray, Shape};
 use sepax_world::{ColliderId, DistanceHit, Filter, KindMask, OwnerId, QueryFilter, ShapeCast};
 
 use crate::arrays::{
-    check_finite, check_len, check_rotations, column, output, point, pose, rows, try_rows,
-    value_error, vector,
+    check_finite, check_len, check_rotations, column, output, point, pose, rows, value_error,
+    vector,
 };
 use crate::shapes::PyShapes;
 use crate::world::PyWorld;
@@ -118,6 +118,9 @@ fn put3(dst: &mut [Real], i: usize, v: &[Real]) {
     dst[3 * i..3 * i + 3].copy_from_slice(v);
 }
 
+/// Rays per block of [`cast_rays`] (a multiple of the world's `QUERY_CHUNK`).
+const RAY_BLOCK: usize = 4096;
+
 /// The nearest hit of each ray: a dict of `hit`, `t` (inf when none), `id` (0 when none),
 /// `point`, `normal` (NaN when none).
 #[pyfunction]
@@ -141,29 +144,40 @@ pub fn cast_rays<'py>(
     let q = query_filter(filter)?;
     world.ensure_pool(threads)?;
     let (w, exec) = world.parts(threads);
-    let found = py
+    let nan = Real::NAN;
+    let (hit, dist, id, pt, nrm) = py
         .detach(|| {
-            let rays = try_rows(n, |i| {
-                Ray::new(point(o, i), vector(d, i), t[i])
-                    .map_err(|e| format!("rays[{i}]: {e} (directions[{i}] must be non-zero)"))
-            })?;
-            let mut out = vec![None; n];
-            w.cast_rays(&exec, &rays, &q, &mut out)
-                .map_err(|e| e.to_string())?;
-            Ok::<_, String>(out)
+            let (mut hit, mut dist, mut id) =
+                (vec![false; n], vec![Real::INFINITY; n], vec![0u64; n]);
+            let (mut pt, mut nrm) = (vec![nan; 3 * n], vec![nan; 3 * n]);
+            // Blocks of rays: the rays and the hits of one block stay in the cache, and no
+            // whole-batch buffer is allocated (and faulted in) besides the outputs.
+            let mut rays = Vec::with_capacity(RAY_BLOCK.min(n));
+            let mut found = vec![None; RAY_BLOCK.min(n)];
+            for start in (0..n).step_by(RAY_BLOCK) {
+                let end = (start + RAY_BLOCK).min(n);
+                rays.clear();
+                for i in start..end {
+                    rays.push(Ray::new(point(o, i), vector(d, i), t[i]).map_err(|e| {
+                        format!("rays[{i}]: {e} (directions[{i}] must be non-zero)")
+                    })?);
+                }
+                let found = &mut found[..end - start];
+                w.cast_rays(&exec, &rays, &q, found)
+                    .map_err(|e| e.to_string())?;
+                for (k, h) in found.iter().enumerate() {
+                    let Some(h) = h else { continue };
+                    let i = start + k;
+                    hit[i] = true;
+                    dist[i] = h.distance;
+                    id[i] = h.id.to_bits();
+                    put3(&mut pt, i, h.point.coords.as_slice());
+                    put3(&mut nrm, i, h.normal.as_slice());
+                }
+            }
+            Ok::<_, String>((hit, dist, id, pt, nrm))
         })
         .map_err(value_error)?;
-    let nan = Real::NAN;
-    let (mut hit, mut dist, mut id) = (vec![false; n], vec![Real::INFINITY; n], vec![0u64; n]);
-    let (mut pt, mut nrm) = (vec![nan; 3 * n], vec![nan; 3 * n]);
-    for (i, h) in found.iter().enumerate() {
-        let Some(h) = h else { continue };
-        hit[i] = true;
-        dist[i] = h.distance;
-        id[i] = h.id.to_bits();
-        put3(&mut pt, i, h.point.coords.as_slice());
-        put3(&mut nrm, i, h.normal.as_slice());
-    }
     let out = PyDict::new(py);
     out.set_item("hit", PyArray1::from_vec(py, hit))?;
     out.set_item("t", PyArray1::from_vec(py, dist))?;
