@@ -14,8 +14,8 @@ use crate::Real;
 /// Why 8 in f64 too: the wide tree's nodes have `LANES` children, and 8-wide f64 nodes visit
 /// the nodes of the f32 tree (about 14 instead of 20 per ray with 4-wide ones), which took the
 /// f64 world's batch rays from 4.9 to 5.6 M/s on the Python benchmark's scene; the OBB batch
-/// kernels with AVX2 were as fast or faster (the two registers' chains overlap), the portable
-/// (SSE2) ones 12-23% slower (`batch_profile`).
+/// kernels with AVX2 run 12-20% fewer instructions per pair, the portable (SSE2) ones 5-13%
+/// more (`docs/benchmarks.md`, batch box kernels).
 pub const LANES: usize = 8;
 
 /// A bit per lane (bit `k` = lane `k`).
