@@ -34,7 +34,7 @@ def ray_sphere_t(o, d, c, r):
 
 def test_rays_match_brute_force_and_threads(rng):
     w, ids, c, r = sphere_world(rng)
-    n = 3000
+    n = 10_000  # more than two of the module's blocks of 4,096 rays
     o = rng.uniform(-12, 12, size=(n, 3))
     d = rng.normal(size=(n, 3))
     d /= np.linalg.norm(d, axis=1, keepdims=True)
@@ -63,6 +63,20 @@ def test_rays_match_brute_force_and_threads(rng):
         again = w.cast_rays(o, d, 30.0, threads=threads)
         for k in out:
             np.testing.assert_array_equal(again[k], out[k])
+
+
+def test_ray_errors_name_the_row_past_the_first_block(rng):
+    w, _, _, _ = sphere_world(rng, 20)
+    o = rng.uniform(-5, 5, size=(6000, 3))
+    d = np.tile([1.0, 0.0, 0.0], (6000, 1))
+    bad = d.copy()
+    bad[5000] = 0.0
+    with pytest.raises(ValueError, match=r"rays\[5000\].*directions\[5000\] must be non-zero"):
+        w.cast_rays(o, bad, 10.0)
+    nan = o.copy()
+    nan[4100, 1] = np.nan
+    with pytest.raises(ValueError, match=r"origins\[4100, 1\]"):
+        w.cast_rays(nan, d, 10.0)
 
 
 def test_ray_filters_kinds_exclude(rng):
