@@ -3,6 +3,8 @@
 //! Collision detection built around the two workhorse bounding volumes: the axis-aligned box
 //! ([`Aabb`]) and the oriented box ([`Obb`]). This facade re-exports the core crates:
 //!
+//! - [`simd`] ([`sepax_simd`]): the SIMD floor: `Real`, the one lane trait and its lane types,
+//!   the run-time AVX tokens (every intrinsic of sepax lives there);
 //! - [`shapes`] ([`sepax_shapes`]): primitives, checked construction, single-shape queries, every
 //!   tolerance constant, box fitting ([`fit`]);
 //! - [`narrowphase`] ([`sepax_narrowphase`]): pair queries: certified overlap tests and their
@@ -44,6 +46,7 @@ pub struct ReadmeDoctests;
 pub use sepax_broadphase as broadphase;
 pub use sepax_narrowphase as narrowphase;
 pub use sepax_shapes as shapes;
+pub use sepax_simd as simd;
 pub use sepax_world as world;
 
 pub use sepax_narrowphase::contact::{
