@@ -68,7 +68,7 @@ pub mod prelude {
     pub use sepax_narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint, FeatureId};
     pub use sepax_narrowphase::intersect::{
         classify, explain, intersects, intersects_shapes, BoxShape, BoxWitness, Classification,
-        Intersects, SatAxis, Unsupported,
+        Intersects, SatAxis,
     };
     pub use sepax_shapes::fit::{fit_obb, FitError, Method as FitMethod};
     pub use sepax_shapes::math::*;

@@ -47,7 +47,6 @@ pub fn pair_contact(a: &Shape, b: &Shape) -> Result<PairContact, String> {
     let size = a.world_aabb().merge(&b.world_aabb()).extents().max();
     let margin = if size.is_finite() { 1e-4 * size } else { 0.0 };
     let m = contact_manifold(a, b, &ContactConfig::with_margin(margin))
-        .map_err(|e| e.to_string())?
         .ok_or_else(|| "no contact found for an intersecting pair".to_string())?;
     let v = |p: &sepax_shapes::math::Vector3| [p.x + 0.0, p.y + 0.0, p.z + 0.0];
     let contact = PairContact {

@@ -135,8 +135,7 @@ pub fn describe(a: &str, sa: &Shape, b: &str, sb: &Shape) -> Result<String, CliE
         }
         return Ok(witness_sentence(a, b, &w));
     }
-    let hit = intersect::intersects_shapes(sa, sb)
-        .map_err(|e| CliError::new(format!("{a} and {b}: {e}")))?;
+    let hit = intersect::intersects_shapes(sa, sb);
     let kinds = format!("{} and {}", sa.kind().name(), sb.kind().name());
     let not_finite = |what: &str| {
         CliError::new(format!(
@@ -146,9 +145,7 @@ pub fn describe(a: &str, sa: &Shape, b: &str, sb: &Shape) -> Result<String, CliE
     if hit {
         // The overlap test is the verdict (as in `check`); the depth and normal come from the
         // narrow phase's minimum translation.
-        let p =
-            contact::penetration(sa, sb).map_err(|e| CliError::new(format!("{a} and {b}: {e}")))?;
-        return Ok(match p {
+        return Ok(match contact::penetration(sa, sb) {
             Some(p) if p.depth > 0.0 => {
                 if !finite(&p.normal) || !p.depth.is_finite() {
                     return Err(not_finite("penetration depth or normal"));
@@ -162,8 +159,7 @@ pub fn describe(a: &str, sa: &Shape, b: &str, sb: &Shape) -> Result<String, CliE
             _ => format!("{a} and {b} touch (depth 0, within rounding; {kinds})"),
         });
     }
-    let c = distance::closest_points_shapes(sa, sb)
-        .map_err(|e| CliError::new(format!("{a} and {b}: {e}")))?;
+    let c = distance::closest_points_shapes(sa, sb);
     if !c.distance.is_finite() || !finite(&c.point_a.coords) || !finite(&c.point_b.coords) {
         return Err(not_finite("distance or a closest point"));
     }

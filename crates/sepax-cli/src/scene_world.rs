@@ -98,8 +98,7 @@ pub fn world_error(scene: &Scene, frame: Option<usize>, e: &WorldError) -> CliEr
     let named = match e {
         WorldError::NotFinite { collider, .. }
         | WorldError::NonUnitRotation { collider, .. }
-        | WorldError::Shape { collider, .. }
-        | WorldError::Unsupported { collider, .. } => match collider {
+        | WorldError::Shape { collider, .. } => match collider {
             sepax_world::Subject::New { index } => scene.shapes.get(*index).map(|s| &s.id),
             sepax_world::Subject::Id(_) => None,
         },

@@ -5,17 +5,17 @@
 //! docs say so (see `docs/tolerance.md` at the workspace root).
 //!
 //! - [`intersect`]: boolean overlap tests for every pair of [`sepax_shapes::ShapeKind`]s through
-//!   one `[kind][kind]` dispatch table, plus certified [`intersect::classify`] and the
+//!   one exhaustive match on the pair of kinds, plus certified [`intersect::classify`] and the
 //!   [`intersect::explain`] witness for box pairs.
 //! - [`sat`]: the one separating-axis test of box pairs (the 15 axis formulas written once,
 //!   generic over the lane type), shared by intersect, classify, explain, the contact manifold,
 //!   the batch kernels and the box sweep of [`toi`].
 //! - [`geometry`]: closest-point building blocks (segments, triangles) shared by the pair tests.
 //! - [`contact`]: penetration (minimum translation) and contact manifolds (up to 4 points with
-//!   feature ids) for every pair through one `[kind][kind]` table; box pairs by the exact
-//!   least-penetration SAT axis and face clipping.
+//!   feature ids) for every pair through one exhaustive match on the pair of kinds; box pairs by
+//!   the exact least-penetration SAT axis and face clipping.
 //! - [`distance`]: distances and closest points for every pair (closed forms, GJK for the
-//!   polytope pairs) through one `[kind][kind]` table, and point–shape queries.
+//!   polytope pairs) through one exhaustive match on the pair of kinds, and point–shape queries.
 //! - [`gjk`]: GJK with the signed-volume sub-algorithm, generic over support maps.
 //! - [`toi`]: time of impact: swept AABBs, linear casts and rotating motions by conservative
 //!   advancement with a proven motion bound.
@@ -26,56 +26,40 @@
 // Casts between `Real` and `f64` are needed in the default `f32` build and are no-ops with `f64`.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
 
-/// Generates a `[ShapeKind][ShapeKind]` dispatch table: one `fn(&Shape, &Shape, extra...) ->
-/// Result<R, Unsupported>` per ordered pair of kinds, in [`sepax_shapes::ShapeKind::ALL`] order,
-/// whose body is `$pair!(KindA, KindB, x, y, extra...)` on the unwrapped shapes. Shared by the
-/// intersect, distance and contact tables, so that they cannot drift apart; each module keeps a
-/// test that every entry is present.
-macro_rules! kind_table {
-    (
-        $(#[$meta:meta])*
-        $vis:vis static $name:ident: $fn_ty:ident = ($query:literal, fn($($p:ident: $t:ty),*) -> $r:ty, $pair:ident);
-    ) => {
-        $(#[$meta])*
-        $vis static $name: [[Option<$fn_ty>; ::sepax_shapes::ShapeKind::COUNT];
-            ::sepax_shapes::ShapeKind::COUNT] = [
-            kind_table!(@row $fn_ty, $query, ($($p: $t),*), $r, $pair, Aabb),
-            kind_table!(@row $fn_ty, $query, ($($p: $t),*), $r, $pair, Obb),
-            kind_table!(@row $fn_ty, $query, ($($p: $t),*), $r, $pair, Sphere),
-            kind_table!(@row $fn_ty, $query, ($($p: $t),*), $r, $pair, Capsule),
-            kind_table!(@row $fn_ty, $query, ($($p: $t),*), $r, $pair, Triangle),
-        ];
+/// Dispatches a pair query on two [`sepax_shapes::Shape`]s: expands to one `match (a, b)` with
+/// an arm per ordered pair of kinds (all 25, in [`sepax_shapes::ShapeKind::ALL`] order, no
+/// wildcard, so the compiler proves it exhaustive), whose body is
+/// `$pair!(KindA, KindB, x, y, extra...)` on the unwrapped shapes. Shared by the intersect,
+/// distance and contact queries, so that they cannot drift apart.
+macro_rules! kind_match {
+    (($a:expr, $b:expr) => $pair:ident($($p:ident),*)) => {
+        kind_match!(@rows ($a, $b) $pair ($($p),*) [Aabb Obb Sphere Capsule Triangle] [])
     };
-    (@row $fn_ty:ident, $query:literal, ($($p:ident: $t:ty),*), $r:ty, $pair:ident, $a:ident) => {
-        [
-            kind_table!(@entry $fn_ty, $query, ($($p: $t),*), $r, $pair, $a, Aabb),
-            kind_table!(@entry $fn_ty, $query, ($($p: $t),*), $r, $pair, $a, Obb),
-            kind_table!(@entry $fn_ty, $query, ($($p: $t),*), $r, $pair, $a, Sphere),
-            kind_table!(@entry $fn_ty, $query, ($($p: $t),*), $r, $pair, $a, Capsule),
-            kind_table!(@entry $fn_ty, $query, ($($p: $t),*), $r, $pair, $a, Triangle),
-        ]
-    };
-    (@entry $fn_ty:ident, $query:literal, ($($p:ident: $t:ty),*), $r:ty, $pair:ident, $a:ident,
-     $b:ident) => {{
-        fn f(
-            a: &::sepax_shapes::Shape,
-            b: &::sepax_shapes::Shape
-            $(, $p: $t)*
-        ) -> Result<$r, $crate::intersect::Unsupported> {
-            match (a, b) {
-                (::sepax_shapes::Shape::$a(x), ::sepax_shapes::Shape::$b(y)) => {
-                    Ok($pair!($a, $b, x, y $(, $p)*))
-                }
-                // Unreachable through the table's callers, which index by kind.
-                _ => Err($crate::intersect::Unsupported {
-                    query: $query,
-                    a: a.kind(),
-                    b: b.kind(),
-                }),
+    (@rows $ab:tt $pair:ident ($($p:ident),*) [$k:ident $($rest:ident)*] [$($arms:tt)*]) => {
+        kind_match!(@rows $ab $pair ($($p),*) [$($rest)*] [
+            $($arms)*
+            (::sepax_shapes::Shape::$k(x), ::sepax_shapes::Shape::Aabb(y)) => {
+                $pair!($k, Aabb, x, y $(, $p)*)
             }
+            (::sepax_shapes::Shape::$k(x), ::sepax_shapes::Shape::Obb(y)) => {
+                $pair!($k, Obb, x, y $(, $p)*)
+            }
+            (::sepax_shapes::Shape::$k(x), ::sepax_shapes::Shape::Sphere(y)) => {
+                $pair!($k, Sphere, x, y $(, $p)*)
+            }
+            (::sepax_shapes::Shape::$k(x), ::sepax_shapes::Shape::Capsule(y)) => {
+                $pair!($k, Capsule, x, y $(, $p)*)
+            }
+            (::sepax_shapes::Shape::$k(x), ::sepax_shapes::Shape::Triangle(y)) => {
+                $pair!($k, Triangle, x, y $(, $p)*)
+            }
+        ])
+    };
+    (@rows ($a:expr, $b:expr) $pair:ident ($($p:ident),*) [] [$($arms:tt)*]) => {
+        match ($a, $b) {
+            $($arms)*
         }
-        Some(f as $fn_ty)
-    }};
+    };
 }
 
 pub mod batch;

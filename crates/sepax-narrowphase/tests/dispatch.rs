@@ -1,9 +1,9 @@
-//! The `[kind][kind]` dispatch table: complete, consistent with the typed `Intersects`
-//! implementations for all 25 ordered pairs, and symmetric in its arguments.
+//! The dispatch of `intersects_shapes` on the pair of kinds: consistent with the typed
+//! `Intersects` implementations for all 25 ordered pairs, and symmetric in its arguments.
 //!
 //! Shapes are random, of every kind, generated in `Real` (so every value is exactly what the
 //! kernels and the exact reference see), with some zero sizes, point capsules and degenerate
-//! triangles. Symmetry: reversed entries call the same kernel with the arguments swapped, so the
+//! triangles. Symmetry: reversed pairs call the same kernel with the arguments swapped, so the
 //! answers must be equal, except for OBB–OBB, whose certified test runs in the first box's frame
 //! and may differ between the orders; such a disagreement is legitimate only when one order said
 //! `Uncertain`, i.e. when the exact margin is inside the band of docs/tolerance.md §4, which is
@@ -15,9 +15,7 @@
 use sepax_testkit as common;
 
 use common::{band, exact_shapes_intersect, shape_box, AnyBox, Gen};
-use sepax_narrowphase::intersect::{
-    classify, intersects, intersects_shapes, Classification, Unsupported, INTERSECT_TABLE,
-};
+use sepax_narrowphase::intersect::{classify, intersects, intersects_shapes, Classification};
 use sepax_shapes::math::Point3;
 use sepax_shapes::{Shape, ShapeKind};
 
@@ -59,61 +57,23 @@ fn kind_index(k: ShapeKind) -> usize {
 }
 
 #[test]
-fn table_is_complete() {
+fn every_pair_is_dispatched_to_its_kinds() {
     assert_eq!(ShapeKind::ALL.len(), ShapeKind::COUNT);
-    assert_eq!(INTERSECT_TABLE.len(), ShapeKind::COUNT);
     let mut gen = Gen::new(0xd15_0000);
     let origin = Point3::origin();
     for (i, ka) in ShapeKind::ALL.into_iter().enumerate() {
-        // The discriminants are the table indices, in `ALL` order.
+        // The discriminants are the kinds' positions in `ALL`.
         assert_eq!(kind_index(ka), i, "{ka:?}");
-        assert_eq!(INTERSECT_TABLE[i].len(), ShapeKind::COUNT);
-        for (j, kb) in ShapeKind::ALL.into_iter().enumerate() {
-            let f = INTERSECT_TABLE[i][j]
-                .unwrap_or_else(|| panic!("no entry for ({}, {})", ka.name(), kb.name()));
-            // The entry takes exactly its pair of kinds...
+        for kb in ShapeKind::ALL {
             let a = gen.shape(ka, &origin, 1.0, 0.0).unwrap();
             let b = gen.shape(kb, &origin, 1.0, 0.0).unwrap();
-            assert!(
-                f(&a, &b).is_ok(),
-                "({}, {}) refused its own kinds",
+            assert_eq!(
+                intersects_shapes(&a, &b),
+                typed(&a, &b),
+                "({}, {})",
                 ka.name(),
                 kb.name()
             );
-            // ...and answers `Unsupported` (never a silent `false`) for any other pair.
-            for kc in ShapeKind::ALL {
-                let c = gen.shape(kc, &origin, 1.0, 0.0).unwrap();
-                if kc != kb {
-                    assert_eq!(
-                        f(&a, &c),
-                        Err(Unsupported {
-                            query: "intersects",
-                            a: ka,
-                            b: kc
-                        }),
-                        "entry ({}, {}) given ({}, {})",
-                        ka.name(),
-                        kb.name(),
-                        ka.name(),
-                        kc.name()
-                    );
-                }
-                if kc != ka {
-                    assert_eq!(
-                        f(&c, &b),
-                        Err(Unsupported {
-                            query: "intersects",
-                            a: kc,
-                            b: kb
-                        }),
-                        "entry ({}, {}) given ({}, {})",
-                        ka.name(),
-                        kb.name(),
-                        kc.name(),
-                        kb.name()
-                    );
-                }
-            }
         }
     }
 }
@@ -125,14 +85,14 @@ struct Tally {
     order_disagreements: usize,
 }
 
-/// Checks one ordered pair: table == typed, table(a, b) == table(b, a) (up to the band for
+/// Checks one ordered pair: dispatch == typed, dispatch(a, b) == dispatch(b, a) (up to the band for
 /// OBB–OBB), and that an exact intersection is never reported as a miss.
 fn check(a: &Shape, b: &Shape, tally: &mut Tally) {
     let ctx = || format!("{a:?} vs {b:?}");
-    let ab = intersects_shapes(a, b).unwrap_or_else(|e| panic!("{e}: {}", ctx()));
-    let ba = intersects_shapes(b, a).unwrap_or_else(|e| panic!("{e}: {}", ctx()));
-    assert_eq!(ab, typed(a, b), "table vs typed: {}", ctx());
-    assert_eq!(ba, typed(b, a), "table vs typed (reversed): {}", ctx());
+    let ab = intersects_shapes(a, b);
+    let ba = intersects_shapes(b, a);
+    assert_eq!(ab, typed(a, b), "dispatch vs typed: {}", ctx());
+    assert_eq!(ba, typed(b, a), "dispatch vs typed (reversed): {}", ctx());
     tally.cases += 1;
     tally.hits += ab as usize;
     if ab != ba {
@@ -165,7 +125,7 @@ fn check(a: &Shape, b: &Shape, tally: &mut Tally) {
 }
 
 #[test]
-fn table_agrees_with_typed_and_is_symmetric() {
+fn dispatch_agrees_with_typed_and_is_symmetric() {
     const PER_PAIR: usize = 600;
     let mut gen = Gen::new(0xd15_0001);
     let origin = Point3::origin();
@@ -200,9 +160,9 @@ fn table_agrees_with_typed_and_is_symmetric() {
 }
 
 /// Box pairs near contact, near-parallel, flat, ... (the adversarial categories of the box
-/// suite) through the table: symmetric up to the band.
+/// suite) through the dispatch: symmetric up to the band.
 #[test]
-fn box_pairs_through_the_table_near_contact() {
+fn box_pairs_through_the_dispatch_near_contact() {
     let mut gen = Gen::new(0xd15_0002);
     let mut t = Tally::default();
     for cat in common::CATEGORIES {
@@ -216,43 +176,4 @@ fn box_pairs_through_the_table_near_contact() {
         }
     }
     eprintln!("dispatch, adversarial box pairs: {t:?}");
-}
-
-#[test]
-fn unsupported_names_query_and_both_kinds() {
-    for ka in ShapeKind::ALL {
-        for kb in ShapeKind::ALL {
-            let e = Unsupported {
-                query: "time_of_impact",
-                a: ka,
-                b: kb,
-            };
-            let msg = e.to_string();
-            assert_eq!(
-                msg,
-                format!(
-                    "no time_of_impact test for the pair ({}, {})",
-                    ka.name(),
-                    kb.name()
-                )
-            );
-            // The query and both kinds appear, in argument order.
-            let q = msg.find("time_of_impact").unwrap();
-            let ia = msg[q..].find(ka.name()).expect("first kind named") + q;
-            assert!(
-                msg[ia + ka.name().len()..].contains(kb.name()),
-                "second kind named after the first: {msg}"
-            );
-        }
-    }
-    // `Unsupported` is a std error.
-    let e: Box<dyn std::error::Error> = Box::new(Unsupported {
-        query: "distance",
-        a: ShapeKind::Capsule,
-        b: ShapeKind::Obb,
-    });
-    assert_eq!(
-        e.to_string(),
-        "no distance test for the pair (capsule, obb)"
-    );
 }

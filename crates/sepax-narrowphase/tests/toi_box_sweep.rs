@@ -130,7 +130,7 @@ fn check_case(a: &AnyBox, b: &AnyBox, w: &Vector3, label: &str, tally: &mut Tall
     let n = 300;
     let sampled = (0..=n)
         .map(|k| t_max * k as Real / n as Real)
-        .find(|&t| intersects_shapes(&sa, &shape(&translated(b, &(w * t)))) == Ok(true));
+        .find(|&t| intersects_shapes(&sa, &shape(&translated(b, &(w * t)))));
     if let Some(ts) = sampled {
         if ex::shapes_intersect_translated(&ea, &eb, w64, ts as f64) {
             tally.confirmed += 1;

@@ -50,6 +50,25 @@ fn each_pair<T: Send, E: std::fmt::Display>(
     .map_err(value_error)
 }
 
+/// `f` (a query that cannot fail) over every pair with the GIL released.
+fn all_pairs<T: Send>(
+    py: Python<'_>,
+    a: &PyShapes,
+    b: &PyShapes,
+    f: impl Fn(&Shape, &Shape) -> T + Send + Sync,
+) -> PyResult<Vec<T>> {
+    let n = pair_count(a.shapes.len(), b.shapes.len())?;
+    let (sa, sb) = (&a.shapes[..], &b.shapes[..]);
+    Ok(py.detach(|| {
+        (0..n)
+            .map(|i| {
+                let (x, y) = pair(sa, sb, i);
+                f(x, y)
+            })
+            .collect()
+    }))
+}
+
 /// Whether each pair intersects (closed sets: touching counts), as
 /// `sepax_narrowphase::intersect::intersects_shapes` says.
 #[pyfunction]
@@ -58,7 +77,7 @@ pub fn intersects<'py>(
     a: &PyShapes,
     b: &PyShapes,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-    let hits = each_pair(py, a, b, intersects_shapes)?;
+    let hits = all_pairs(py, a, b, intersects_shapes)?;
     Ok(PyArray1::from_vec(py, hits))
 }
 
@@ -107,7 +126,7 @@ pub fn contact<'py>(
         )));
     }
     let config = ContactConfig::with_margin(margin);
-    let found = each_pair(py, a, b, |x, y| contact_manifold(x, y, &config))?;
+    let found = all_pairs(py, a, b, |x, y| contact_manifold(x, y, &config))?;
     let n = found.len();
     let nan = Real::NAN;
     let mut hit = vec![false; n];
@@ -144,7 +163,7 @@ pub fn contact<'py>(
 /// `distance (N,)` (0 when touching or overlapping), `point_a`, `point_b`, `normal (N, 3)`.
 #[pyfunction]
 pub fn distance<'py>(py: Python<'py>, a: &PyShapes, b: &PyShapes) -> PyResult<Bound<'py, PyDict>> {
-    let found = each_pair(py, a, b, closest_points_shapes)?;
+    let found = all_pairs(py, a, b, closest_points_shapes)?;
     let n = found.len();
     let mut dist = Vec::with_capacity(n);
     let (mut pa, mut pb, mut nrm) = (

@@ -157,8 +157,8 @@ pub fn cast_rays<'py>(
             for start in (0..n).step_by(RAY_BLOCK) {
                 let end = (start + RAY_BLOCK).min(n);
                 rays.clear();
-                for i in start..end {
-                    rays.push(Ray::new(point(o, i), vector(d, i), t[i]).map_err(|e| {
+                for (i, &ti) in (start..end).zip(&t[start..end]) {
+                    rays.push(Ray::new(point(o, i), vector(d, i), ti).map_err(|e| {
                         format!("rays[{i}]: {e} (directions[{i}] must be non-zero)")
                     })?);
                 }

@@ -74,7 +74,7 @@ fn highlights(shapes: &[(&str, Shape)]) -> Vec<bool> {
     let mut hit = vec![false; shapes.len()];
     for i in 0..shapes.len() {
         for j in i + 1..shapes.len() {
-            if intersects_shapes(&shapes[i].1, &shapes[j].1).unwrap() {
+            if intersects_shapes(&shapes[i].1, &shapes[j].1) {
                 hit[i] = true;
                 hit[j] = true;
             }

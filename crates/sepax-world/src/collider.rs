@@ -7,10 +7,9 @@ use crate::error::{Subject, WorldError};
 use crate::filter::Filter;
 use crate::id::ColliderId;
 use sepax_broadphase::ProxyId;
-use sepax_narrowphase::intersect::INTERSECT_TABLE;
 use sepax_shapes::math::{Isometry3, Quaternion, Real, UnitQuaternion, Vector3};
 use sepax_shapes::tolerance::{QUATERNION_TOLERANCE, UNIT_ROUNDOFF};
-use sepax_shapes::{Aabb, Shape, ShapeKind};
+use sepax_shapes::{Aabb, Shape};
 
 /// How a collider moves, which decides its tree and the default pair policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -291,22 +290,6 @@ fn check_quaternion_finite(who: Subject, q: &Quaternion) -> Result<(), WorldErro
         }
     }
     Ok(())
-}
-
-/// Whether every pair of `kind` with any kind has an intersect test (so that the update never
-/// meets an unsupported pair).
-pub(crate) fn check_supported(who: Subject, kind: ShapeKind) -> Result<(), WorldError> {
-    let k = kind as usize;
-    let all = (0..ShapeKind::COUNT)
-        .all(|o| INTERSECT_TABLE[k][o].is_some() && INTERSECT_TABLE[o][k].is_some());
-    if all {
-        Ok(())
-    } else {
-        Err(WorldError::Unsupported {
-            collider: who,
-            kind,
-        })
-    }
 }
 
 /// `b` grown by `margin >= 0` on every side, each bound clamped to the finite range.

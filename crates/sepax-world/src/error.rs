@@ -4,7 +4,7 @@
 use core::fmt;
 
 use crate::id::ColliderId;
-use sepax_shapes::{ShapeError, ShapeKind};
+use sepax_shapes::ShapeError;
 
 /// The collider an error is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,14 +64,6 @@ pub enum WorldError {
         collider: Subject,
         /// The shape error.
         source: ShapeError,
-    },
-    /// The narrow phase has no test for some pair of this shape kind with another kind.
-    #[error("{collider}: shape kind {} is not supported by the narrow phase", .kind.name())]
-    Unsupported {
-        /// The collider.
-        collider: Subject,
-        /// Its shape kind.
-        kind: ShapeKind,
     },
     /// `allow_pair` was given the same collider twice.
     #[error("{0}: a pair needs two different colliders")]

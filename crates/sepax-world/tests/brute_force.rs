@@ -60,10 +60,9 @@ impl Model {
                 let wants = a.report.max(b.report) == Report::Manifolds && !sensor;
                 let manifold = || {
                     contact_manifold(&placed[i], &placed[j], &self.contact)
-                        .unwrap()
                         .filter(|m| !m.points.is_empty())
                 };
-                if !intersects_shapes(&placed[i], &placed[j]).unwrap() {
+                if !intersects_shapes(&placed[i], &placed[j]) {
                     if let (true, Some(m)) = (wants && self.contact.margin > 0.0, manifold()) {
                         speculative.push((key, m));
                     }

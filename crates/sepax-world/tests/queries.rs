@@ -249,7 +249,7 @@ fn check_overlaps(rng: &mut ChaCha8Rng, world: &World, ids: &[ColliderId]) {
             let p = placed(&shape, &pose);
             let expect: Vec<ColliderId> = seen(world, &q)
                 .into_iter()
-                .filter(|(_, c)| intersects_shapes(&p, c.world_shape()).unwrap())
+                .filter(|(_, c)| intersects_shapes(&p, c.world_shape()))
                 .map(|(id, _)| id)
                 .collect();
             let mut got = Vec::new();
@@ -382,7 +382,7 @@ fn check_distances(rng: &mut ChaCha8Rng, world: &World, ids: &[ColliderId]) {
             };
             let mut expect: Vec<_> = seen(world, &q)
                 .into_iter()
-                .map(|(id, c)| (id, closest_points_shapes(&p, c.world_shape()).unwrap()))
+                .map(|(id, c)| (id, closest_points_shapes(&p, c.world_shape())))
                 .filter(|(_, cp)| cp.distance <= max)
                 .map(|(id, cp)| sepax_world::DistanceHit {
                     id,

@@ -176,10 +176,10 @@ impl Case {
                         );
                         match toi {
                             Some(t) => Some(Some(t.time.clamp(0.0, 1.0))),
-                            None => intersects_shapes(&shape, &s).unwrap().then_some(Some(1.0)),
+                            None => intersects_shapes(&shape, &s).then_some(Some(1.0)),
                         }
                     } else {
-                        intersects_shapes(&shape, &s).unwrap().then_some(None)
+                        intersects_shapes(&shape, &s).then_some(None)
                     };
                     if let Some(t) = t {
                         step.push(TrajectoryHit {
@@ -229,7 +229,7 @@ impl Case {
                     if !self.allowed(me, other) {
                         continue;
                     }
-                    let d = distance_shapes(&shape, &s).unwrap();
+                    let d = distance_shapes(&shape, &s);
                     let cand = (d, k, PairKey::new(me, other));
                     if d <= max && best.is_none_or(|x| cand < x) {
                         best = Some(cand);

@@ -1,5 +1,6 @@
 //! Penetration (minimum translation) and contact manifolds for every pair of
-//! [`sepax_shapes::ShapeKind`]s, through one `[kind][kind]` table ([`CONTACT_TABLE`]).
+//! [`sepax_shapes::ShapeKind`]s, through one exhaustive `match` on the pair of kinds
+//! ([`contact_manifold`], [`penetration`]).
 //!
 //! Conventions (the same for every pair):
 //! - the normal is a unit vector from the first shape `A` toward the second `B`: translating `B`
@@ -26,7 +27,7 @@ pub mod box_box;
 mod dispatch;
 pub mod rounded;
 
-pub use dispatch::{contact_manifold, penetration, ContactFn, CONTACT_TABLE};
+pub use dispatch::{contact_manifold, penetration};
 
 use arrayvec::ArrayVec;
 use sepax_shapes::math::{Point3, Real, Vector3};

@@ -15,7 +15,7 @@
 //! Contract (checked by `tests/distance_*.rs`): the distance is symmetric, invariant under rigid
 //! motions up to rounding, 0 when the shapes touch or overlap; the witness points lie on the
 //! shapes and `|point_b - point_a| = distance` when separated. Heterogeneous shapes go through
-//! the `[kind][kind]` table [`CLOSEST_POINTS_TABLE`], which a test checks for completeness.
+//! [`closest_points_shapes`], one exhaustive `match` on the pair of kinds.
 
 mod core;
 
@@ -24,7 +24,6 @@ use sepax_shapes::{Aabb, Capsule, Obb, Shape, Sphere, Triangle};
 
 use crate::geometry::robust::unscale;
 use crate::gjk::ConvexCore;
-use crate::intersect::Unsupported;
 pub(crate) use core::CorePair;
 
 /// Closest points of two shapes.
@@ -184,7 +183,7 @@ fn shape_closest(a: &Shape, b: &Shape) -> ClosestPoints {
     let (c, scale) = rounded_closest(&ca, ra, &cb, rb);
     if c.distance > 0.0
         && c.distance <= TOUCH_SNAP * scale
-        && crate::intersect::intersects_shapes(a, b) == Ok(true)
+        && crate::intersect::intersects_shapes(a, b)
     {
         let p = Point3::from(c.point_a.coords * 0.5 + c.point_b.coords * 0.5);
         return ClosestPoints {
@@ -244,37 +243,21 @@ macro_rules! typed_pair {
 }
 typed_pair!(Aabb, Obb, Sphere, Capsule, Triangle);
 
-/// A table entry: the closest-point query for one ordered pair of kinds.
-pub type ClosestPointsFn = fn(&Shape, &Shape) -> Result<ClosestPoints, Unsupported>;
-
 macro_rules! closest_pair {
     ($a:ident, $b:ident, $x:ident, $y:ident) => {
         ClosestPointsTo::closest_points($x, $y)
     };
 }
 
-kind_table! {
-    /// The closest-point queries, indexed `[a.kind() as usize][b.kind() as usize]` in
-    /// [`sepax_shapes::ShapeKind::ALL`] order.
-    pub static CLOSEST_POINTS_TABLE: ClosestPointsFn =
-        ("closest_points", fn() -> ClosestPoints, closest_pair);
-}
-
-/// Closest points between two shapes of any kinds, through [`CLOSEST_POINTS_TABLE`].
-pub fn closest_points_shapes(a: &Shape, b: &Shape) -> Result<ClosestPoints, Unsupported> {
-    match CLOSEST_POINTS_TABLE[a.kind() as usize][b.kind() as usize] {
-        Some(f) => f(a, b),
-        None => Err(Unsupported {
-            query: "closest_points",
-            a: a.kind(),
-            b: b.kind(),
-        }),
-    }
+/// Closest points between two shapes of any kinds: the typed [`ClosestPointsTo`] query of their
+/// pair.
+pub fn closest_points_shapes(a: &Shape, b: &Shape) -> ClosestPoints {
+    kind_match!((a, b) => closest_pair())
 }
 
 /// Distance between two shapes of any kinds (0 when they touch or overlap).
-pub fn distance_shapes(a: &Shape, b: &Shape) -> Result<Real, Unsupported> {
-    closest_points_shapes(a, b).map(|c| c.distance)
+pub fn distance_shapes(a: &Shape, b: &Shape) -> Real {
+    closest_points_shapes(a, b).distance
 }
 
 #[cfg(test)]

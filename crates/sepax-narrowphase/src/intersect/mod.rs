@@ -1,5 +1,5 @@
-//! Boolean overlap tests. One file per shape pair; the dispatch table at the bottom maps
-//! `[ShapeKind][ShapeKind]` to them.
+//! Boolean overlap tests. One file per shape pair; [`intersects_shapes`] dispatches a pair of
+//! [`sepax_shapes::Shape`]s of any kinds to them.
 
 pub mod aabb_aabb;
 pub mod obb_obb;
@@ -22,7 +22,7 @@ pub mod triangle_triangle;
 mod dispatch;
 
 pub use crate::sat::{Classification, SatAxis};
-pub use dispatch::{intersects_shapes, IntersectFn, Unsupported, INTERSECT_TABLE};
+pub use dispatch::intersects_shapes;
 pub use obb_obb::{classify, explain, BoxRef, BoxShape, BoxWitness};
 
 use sepax_shapes::math::{Point3, Real};

@@ -309,7 +309,7 @@ pub fn conservative_advancement(
         if cp.distance == 0.0 {
             // At t = 0 the placed shapes are the inputs themselves.
             let pen = if iteration == 0 {
-                crate::contact::penetration(a, b).ok().flatten()
+                crate::contact::penetration(a, b)
             } else {
                 None
             };

@@ -27,8 +27,8 @@ pub use segment::Segment;
 pub use sphere::Sphere;
 pub use triangle::Triangle;
 
-/// The kinds of solid shape that pair queries dispatch over. The discriminants index the
-/// `[kind][kind]` dispatch tables of `sepax-narrowphase`.
+/// The kinds of solid shape that pair queries dispatch over. The discriminants are the kinds'
+/// positions in [`ShapeKind::ALL`], usable as array indices (per-kind tallies, say).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapeKind {
     /// [`Aabb`].
@@ -53,7 +53,7 @@ impl ShapeKind {
         ShapeKind::Triangle,
     ];
 
-    /// How many kinds there are (the size of a dispatch table side).
+    /// How many kinds there are (the length of [`ShapeKind::ALL`]).
     pub const COUNT: usize = 5;
 
     /// The kind's name as the scene format spells it.
@@ -68,7 +68,8 @@ impl ShapeKind {
     }
 }
 
-/// Any solid shape, by value: what heterogeneous collections and the dispatch tables take.
+/// Any solid shape, by value: what heterogeneous collections and the `*_shapes` pair queries
+/// of `sepax-narrowphase` take.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Shape {
     /// An axis-aligned box.

@@ -153,10 +153,9 @@ impl<B: MovingPhase> World<B> {
                 }
                 continue;
             }
-            if let Ok(cp) = closest_points_shapes(sa, sb) {
-                if cp.distance > 0.0 && cp.distance <= options.axis_gap {
-                    out.line(cp.point_a, cp.point_b, paint);
-                }
+            let cp = closest_points_shapes(sa, sb);
+            if cp.distance > 0.0 && cp.distance <= options.axis_gap {
+                out.line(cp.point_a, cp.point_b, paint);
             }
         }
     }

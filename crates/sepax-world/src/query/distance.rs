@@ -52,7 +52,7 @@ impl<B: MovingPhase> World<B> {
         check_limit(0, "max_distance", max_distance, true)?;
         let (placed, bounds) = place_query(0, shape, pose)?;
         self.nearest_search(&bounds, max_distance, &sees, collector, |id, c| {
-            let cp = closest_points_shapes(&placed, c.world_shape()).ok()?;
+            let cp = closest_points_shapes(&placed, c.world_shape());
             (cp.distance <= max_distance).then_some(DistanceHit {
                 id,
                 distance: cp.distance,

@@ -60,7 +60,7 @@ pub use point::PointHit;
 pub use ray::RayCastHit;
 pub(crate) use table::RayTables;
 
-use crate::collider::{check_pose, check_supported, place, Collider, Kind};
+use crate::collider::{check_pose, place, Collider, Kind};
 use crate::error::Subject;
 use crate::id::ColliderId;
 use crate::phase::MovingPhase;
@@ -153,7 +153,6 @@ pub(crate) fn place_query(
 ) -> Result<(Shape, Aabb), QueryError> {
     let who = Subject::New { index };
     let wrap = |source| QueryError::Input { index, source };
-    check_supported(who, shape.kind()).map_err(wrap)?;
     let pose = check_pose(who, pose).map_err(wrap)?;
     place(who, shape, &pose).map_err(wrap)
 }

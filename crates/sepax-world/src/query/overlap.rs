@@ -62,8 +62,7 @@ impl<B: MovingPhase> World<B> {
     ) {
         let mut clip = Clip::new(0.0);
         self.visit_aabb(aabb, sees, |id, c, _| {
-            // Every collider kind is supported with every kind (checked at insert).
-            if intersects_shapes(placed, c.world_shape()).unwrap_or(false) {
+            if intersects_shapes(placed, c.world_shape()) {
                 return clip.offer(collector, id);
             }
             true

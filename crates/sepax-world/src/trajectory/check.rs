@@ -145,7 +145,7 @@ impl<B: MovingPhase> Plan<'_, B> {
                 let o = &colliders[other];
                 if self.allowed(i, other, o)
                     && aabb_aabb::intersects(aabb, &o.world_aabb)
-                    && intersects_shapes(shape, &o.world_shape).unwrap_or(false)
+                    && intersects_shapes(shape, &o.world_shape)
                 {
                     buf.step_hits.push(hit(k, me, other, None));
                 }
@@ -154,7 +154,7 @@ impl<B: MovingPhase> Plan<'_, B> {
                 let link = &self.links[j];
                 if self.allowed(i, link.id, link.collider)
                     && aabb_aabb::intersects(aabb, b2)
-                    && intersects_shapes(shape, s2).unwrap_or(false)
+                    && intersects_shapes(shape, s2)
                 {
                     buf.step_hits.push(hit(k, me, link.id, None));
                 }
@@ -229,17 +229,13 @@ impl<B: MovingPhase> Plan<'_, B> {
             for &other in &buf.candidates {
                 let o = &colliders[other];
                 if self.allowed(i, other, o) && aabb_aabb::intersects(&reach, &o.world_aabb) {
-                    if let Ok(d) = distance_shapes(shape, &o.world_shape) {
-                        offer(d, me, other);
-                    }
+                    offer(distance_shapes(shape, &o.world_shape), me, other);
                 }
             }
             for (j, (s2, b2)) in buf.cur.iter().enumerate().skip(i + 1) {
                 let link = &self.links[j];
                 if self.allowed(i, link.id, link.collider) && aabb_aabb::intersects(&reach, b2) {
-                    if let Ok(d) = distance_shapes(shape, s2) {
-                        offer(d, me, link.id);
-                    }
+                    offer(distance_shapes(shape, s2), me, link.id);
                 }
             }
         }
@@ -263,6 +259,6 @@ fn first_contact(ends: [(&Shape, &Shape); 2], motions: [&Motion; 2]) -> Option<R
     let options = CastOptions::default();
     match time_of_impact(a0, motions[0], b0, motions[1], END, &options) {
         Some(toi) => Some(toi.time.clamp(0.0, END)),
-        None => intersects_shapes(a1, b1).unwrap_or(false).then_some(END),
+        None => intersects_shapes(a1, b1).then_some(END),
     }
 }

@@ -4,9 +4,7 @@
 use smallvec::SmallVec;
 
 use super::{Removed, World};
-use crate::collider::{
-    check_pose, check_supported, place, pose_from_raw, Collider, ColliderDesc, Kind,
-};
+use crate::collider::{check_pose, place, pose_from_raw, Collider, ColliderDesc, Kind};
 use crate::error::{Subject, WorldError};
 use crate::filter::Filter;
 use crate::id::ColliderId;
@@ -74,7 +72,6 @@ impl<B: MovingPhase> World<B> {
     }
 
     fn prepare(&self, who: Subject, mut desc: ColliderDesc) -> Result<Collider, WorldError> {
-        check_supported(who, desc.shape.kind())?;
         desc.pose = check_pose(who, &desc.pose)?;
         let (world_shape, world_aabb) = place(who, &desc.shape, &desc.pose)?;
         Ok(Collider {
@@ -141,7 +138,6 @@ impl<B: MovingPhase> World<B> {
     /// Replaces a collider's local shape (kept at its pose).
     pub fn set_shape(&mut self, id: ColliderId, shape: Shape) -> Result<(), WorldError> {
         let c = self.get(id)?;
-        check_supported(Subject::Id(id), shape.kind())?;
         let pose = c.desc.pose;
         let (placed, aabb) = place(Subject::Id(id), &shape, &pose)?;
         self.apply(id, pose, Some(shape), placed, aabb);

@@ -80,18 +80,14 @@ impl Ctx<'_> {
             }
             let a = &self.colliders[w.pair.0].world_shape;
             let b = &self.colliders[w.pair.1].world_shape;
-            // Every kind pair has a test (checked when a collider's shape is set).
-            let touching = intersects_shapes(a, b).unwrap_or(false);
+            let touching = intersects_shapes(a, b);
             let mut manifold = None;
             if w.mode == Mode::Manifold && (touching || self.config.margin > 0.0) {
                 if let (true, Shape::Obb(_), Shape::Obb(_)) = (touching, a, b) {
                     out.boxes.push(out.items.len() as u32);
                 } else {
                     // Not touching: a speculative manifold when the gap is within the margin.
-                    manifold = contact_manifold(a, b, self.config)
-                        .ok()
-                        .flatten()
-                        .filter(|m| !m.points.is_empty());
+                    manifold = contact_manifold(a, b, self.config).filter(|m| !m.points.is_empty());
                 }
             }
             out.items.push(Outcome { touching, manifold });

@@ -44,8 +44,7 @@ impl<B: MovingPhase> World<B> {
                 {
                     continue;
                 }
-                if intersects_shapes(&c.world_shape, &o.world_shape).unwrap_or(false)
-                    && f(id, other) == Visit::Stop
+                if intersects_shapes(&c.world_shape, &o.world_shape) && f(id, other) == Visit::Stop
                 {
                     return;
                 }
