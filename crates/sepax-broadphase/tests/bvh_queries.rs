@@ -439,15 +439,22 @@ fn stop_ends_the_traversal() {
     assert_eq!(m, 1);
 }
 
-/// The candidates of `caster` for `ray`, sorted.
-fn caster_candidates(caster: &sepax_broadphase::bvh::RayCaster<'_>, ray: &Ray) -> Vec<u32> {
+/// The slots a candidate cast hands to its callback, sorted: `cast(f)` runs one cast with `f`.
+fn sorted_slots(cast: impl FnOnce(&mut dyn FnMut(u32, Real) -> RayStep)) -> Vec<u32> {
     let mut got = Vec::new();
-    caster.cast_ray_candidates(ray, |slot, _| {
+    cast(&mut |slot, _| {
         got.push(slot);
         RayStep::Continue
     });
     got.sort_unstable();
     got
+}
+
+/// The candidates of `caster` for `ray`, sorted.
+fn caster_candidates(caster: &sepax_broadphase::bvh::RayCaster<'_>, ray: &Ray) -> Vec<u32> {
+    sorted_slots(|f| {
+        caster.cast_ray_candidates(ray, f);
+    })
 }
 
 /// A batch's caster gives the tree's own candidates whether it holds the mirror or walks the
@@ -466,13 +473,9 @@ fn ray_caster_matches_the_tree_and_counts_its_casts() {
     let world = boxed([-20.0; 3], [20.0; 3]);
     let rs = rays(&mut rng, &stored, &world, 40);
     let want = |ray: &Ray| {
-        let mut v = Vec::new();
-        bvh.cast_ray_candidates(ray, |slot, _| {
-            v.push(slot);
-            RayStep::Continue
-        });
-        v.sort_unstable();
-        v
+        sorted_slots(|f| {
+            bvh.cast_ray_candidates(ray, f);
+        })
     };
     // Stale mirror, a small batch: the binary walk, no refresh.
     let before = bvh.query_mirror_refreshes();

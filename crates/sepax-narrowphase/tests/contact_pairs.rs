@@ -22,6 +22,23 @@ use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeKind, Sphere, Triangle};
 
 const EPS: Real = 4e-3;
 
+/// A random pair of kinds `ka`, `kb` around `at` (unit size, zero sizes with probability
+/// `p_zero`, as [`Gen::shape`]), or `None` when a draw is not a valid shape. Both are drawn
+/// either way, so the generator's sequence does not depend on the first draw.
+fn shape_pair(
+    gen: &mut Gen,
+    ka: ShapeKind,
+    kb: ShapeKind,
+    at: &Point3,
+    p_zero: f64,
+) -> Option<(Shape, Shape)> {
+    let (a, b) = (
+        gen.shape(ka, at, 1.0, p_zero),
+        gen.shape(kb, at, 1.0, p_zero),
+    );
+    Some((a.ok()?, b.ok()?))
+}
+
 fn translated(s: &Shape, v: &Vector3) -> Shape {
     match s {
         Shape::Aabb(b) => Shape::Aabb(b.translate(v).unwrap()),
@@ -47,11 +64,7 @@ fn every_pair_is_dispatched() {
         for kb in ShapeKind::ALL {
             let (mut hits, mut misses) = (0, 0);
             for _ in 0..200 {
-                let base = Point3::origin();
-                let (Ok(a), Ok(b)) = (
-                    gen.shape(ka, &base, 1.0, 0.0),
-                    gen.shape(kb, &base, 1.0, 0.0),
-                ) else {
+                let Some((a, b)) = shape_pair(&mut gen, ka, kb, &Point3::origin(), 0.0) else {
                     continue;
                 };
                 let m = contact_manifold(&a, &b, &config);
@@ -88,11 +101,7 @@ fn manifolds_are_minimum_translations_for_every_pair() {
     for round in 0..400 {
         for ka in ShapeKind::ALL {
             for kb in ShapeKind::ALL {
-                let base = Point3::origin();
-                let (Ok(a), Ok(b)) = (
-                    gen.shape(ka, &base, 1.0, 0.1),
-                    gen.shape(kb, &base, 1.0, 0.1),
-                ) else {
+                let Some((a, b)) = shape_pair(&mut gen, ka, kb, &Point3::origin(), 0.1) else {
                     continue;
                 };
                 let t = &mut tally[ka as usize][kb as usize];
@@ -210,7 +219,7 @@ fn sphere_and_capsule_depths_match_closed_forms() {
         ];
         let ka = kinds[gen.rng.random_range(0..2)];
         let kb = kinds[gen.rng.random_range(0..5)];
-        let (Ok(a), Ok(b)) = (gen.shape(ka, &o, 1.0, 0.05), gen.shape(kb, &o, 1.0, 0.05)) else {
+        let Some((a, b)) = shape_pair(&mut gen, ka, kb, &o, 0.05) else {
             continue;
         };
         let (core_a, ra) = match &a {

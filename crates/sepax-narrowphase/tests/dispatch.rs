@@ -19,41 +19,9 @@ use sepax_narrowphase::intersect::{classify, intersects, intersects_shapes, Clas
 use sepax_shapes::math::Point3;
 use sepax_shapes::{Shape, ShapeKind};
 
-/// The typed query `intersects(x, y)` for whatever the two shapes hold: the 25 ordered pairs,
-/// written out.
+/// The typed query `intersects(x, y)` for whatever the two shapes hold.
 fn typed(a: &Shape, b: &Shape) -> bool {
-    use Shape::*;
-    match (a, b) {
-        (Aabb(x), Aabb(y)) => intersects(x, y),
-        (Aabb(x), Obb(y)) => intersects(x, y),
-        (Aabb(x), Sphere(y)) => intersects(x, y),
-        (Aabb(x), Capsule(y)) => intersects(x, y),
-        (Aabb(x), Triangle(y)) => intersects(x, y),
-        (Obb(x), Aabb(y)) => intersects(x, y),
-        (Obb(x), Obb(y)) => intersects(x, y),
-        (Obb(x), Sphere(y)) => intersects(x, y),
-        (Obb(x), Capsule(y)) => intersects(x, y),
-        (Obb(x), Triangle(y)) => intersects(x, y),
-        (Sphere(x), Aabb(y)) => intersects(x, y),
-        (Sphere(x), Obb(y)) => intersects(x, y),
-        (Sphere(x), Sphere(y)) => intersects(x, y),
-        (Sphere(x), Capsule(y)) => intersects(x, y),
-        (Sphere(x), Triangle(y)) => intersects(x, y),
-        (Capsule(x), Aabb(y)) => intersects(x, y),
-        (Capsule(x), Obb(y)) => intersects(x, y),
-        (Capsule(x), Sphere(y)) => intersects(x, y),
-        (Capsule(x), Capsule(y)) => intersects(x, y),
-        (Capsule(x), Triangle(y)) => intersects(x, y),
-        (Triangle(x), Aabb(y)) => intersects(x, y),
-        (Triangle(x), Obb(y)) => intersects(x, y),
-        (Triangle(x), Sphere(y)) => intersects(x, y),
-        (Triangle(x), Capsule(y)) => intersects(x, y),
-        (Triangle(x), Triangle(y)) => intersects(x, y),
-    }
-}
-
-fn kind_index(k: ShapeKind) -> usize {
-    k as usize
+    common::with_shapes!(a, b, |x, y| intersects(x, y))
 }
 
 #[test]
@@ -63,7 +31,7 @@ fn every_pair_is_dispatched_to_its_kinds() {
     let origin = Point3::origin();
     for (i, ka) in ShapeKind::ALL.into_iter().enumerate() {
         // The discriminants are the kinds' positions in `ALL`.
-        assert_eq!(kind_index(ka), i, "{ka:?}");
+        assert_eq!(ka as usize, i, "{ka:?}");
         for kb in ShapeKind::ALL {
             let a = gen.shape(ka, &origin, 1.0, 0.0).unwrap();
             let b = gen.shape(kb, &origin, 1.0, 0.0).unwrap();

@@ -348,38 +348,11 @@ fn gjk_agrees_with_the_closed_forms() {
     println!("GJK vs closed forms: worst difference {worst:.1} u S");
 }
 
-/// The typed query `closest_points(x, y)` for whatever the two shapes hold: the 25 ordered
-/// pairs, written out.
+/// The typed query `closest_points(x, y)` for whatever the two shapes hold.
 fn typed_closest(a: &Shape, b: &Shape) -> ClosestPoints {
-    use sepax_narrowphase::distance::closest_points as cp;
-    use Shape::*;
-    match (a, b) {
-        (Aabb(x), Aabb(y)) => cp(x, y),
-        (Aabb(x), Obb(y)) => cp(x, y),
-        (Aabb(x), Sphere(y)) => cp(x, y),
-        (Aabb(x), Capsule(y)) => cp(x, y),
-        (Aabb(x), Triangle(y)) => cp(x, y),
-        (Obb(x), Aabb(y)) => cp(x, y),
-        (Obb(x), Obb(y)) => cp(x, y),
-        (Obb(x), Sphere(y)) => cp(x, y),
-        (Obb(x), Capsule(y)) => cp(x, y),
-        (Obb(x), Triangle(y)) => cp(x, y),
-        (Sphere(x), Aabb(y)) => cp(x, y),
-        (Sphere(x), Obb(y)) => cp(x, y),
-        (Sphere(x), Sphere(y)) => cp(x, y),
-        (Sphere(x), Capsule(y)) => cp(x, y),
-        (Sphere(x), Triangle(y)) => cp(x, y),
-        (Capsule(x), Aabb(y)) => cp(x, y),
-        (Capsule(x), Obb(y)) => cp(x, y),
-        (Capsule(x), Sphere(y)) => cp(x, y),
-        (Capsule(x), Capsule(y)) => cp(x, y),
-        (Capsule(x), Triangle(y)) => cp(x, y),
-        (Triangle(x), Aabb(y)) => cp(x, y),
-        (Triangle(x), Obb(y)) => cp(x, y),
-        (Triangle(x), Sphere(y)) => cp(x, y),
-        (Triangle(x), Capsule(y)) => cp(x, y),
-        (Triangle(x), Triangle(y)) => cp(x, y),
-    }
+    common::with_shapes!(a, b, |x, y| sepax_narrowphase::distance::closest_points(
+        x, y
+    ))
 }
 
 /// The bits of every number of `c`.

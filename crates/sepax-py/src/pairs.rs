@@ -57,16 +57,7 @@ fn all_pairs<T: Send>(
     b: &PyShapes,
     f: impl Fn(&Shape, &Shape) -> T + Send + Sync,
 ) -> PyResult<Vec<T>> {
-    let n = pair_count(a.shapes.len(), b.shapes.len())?;
-    let (sa, sb) = (&a.shapes[..], &b.shapes[..]);
-    Ok(py.detach(|| {
-        (0..n)
-            .map(|i| {
-                let (x, y) = pair(sa, sb, i);
-                f(x, y)
-            })
-            .collect()
-    }))
+    each_pair(py, a, b, |x, y| Ok::<_, std::convert::Infallible>(f(x, y)))
 }
 
 /// Whether each pair intersects (closed sets: touching counts), as

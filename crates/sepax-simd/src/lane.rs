@@ -337,7 +337,8 @@ impl core::ops::Neg for V {
 }
 
 /// Two 4-lane vectors as one of [`LANES`] (8) lanes: the f64 AVX vector (two registers).
-/// Every operation is the half's operation on each half.
+/// Every operation is the half's operation on each half (the `*_mask` forms are the trait's
+/// defaults: the comparison's halves, then `bits`).
 #[cfg(feature = "f64")]
 #[derive(Clone, Copy)]
 pub(crate) struct Pair<L>(L, L);
@@ -424,18 +425,6 @@ impl<L: Lane<Array = [Real; 4]>> Lane for Pair<L> {
     #[inline(always)]
     fn and_not(self, m: Self) -> Self {
         halves!(self, and_not, m)
-    }
-    #[inline(always)]
-    fn lt_mask(self, b: Self) -> LaneMask {
-        self.0.lt_mask(b.0) | (self.1.lt_mask(b.1) << 4)
-    }
-    #[inline(always)]
-    fn le_mask(self, b: Self) -> LaneMask {
-        self.0.le_mask(b.0) | (self.1.le_mask(b.1) << 4)
-    }
-    #[inline(always)]
-    fn gt_mask(self, b: Self) -> LaneMask {
-        self.0.gt_mask(b.0) | (self.1.gt_mask(b.1) << 4)
     }
 }
 

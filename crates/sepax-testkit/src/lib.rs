@@ -137,7 +137,41 @@ macro_rules! with_boxes {
     };
 }
 
-/// A valid OBB from generated numbers.
+/// Dispatches a generic pair call on two `Shape`s: the 25 ordered pairs of kinds written out,
+/// independent of the narrow phase's own dispatch (the oracle its tests compare it with).
+#[macro_export]
+macro_rules! with_shapes {
+    ($a:expr, $b:expr, |$x:ident, $y:ident| $body:expr) => {
+        match ($a, $b) {
+            (::sepax_shapes::Shape::Aabb($x), ::sepax_shapes::Shape::Aabb($y)) => $body,
+            (::sepax_shapes::Shape::Aabb($x), ::sepax_shapes::Shape::Obb($y)) => $body,
+            (::sepax_shapes::Shape::Aabb($x), ::sepax_shapes::Shape::Sphere($y)) => $body,
+            (::sepax_shapes::Shape::Aabb($x), ::sepax_shapes::Shape::Capsule($y)) => $body,
+            (::sepax_shapes::Shape::Aabb($x), ::sepax_shapes::Shape::Triangle($y)) => $body,
+            (::sepax_shapes::Shape::Obb($x), ::sepax_shapes::Shape::Aabb($y)) => $body,
+            (::sepax_shapes::Shape::Obb($x), ::sepax_shapes::Shape::Obb($y)) => $body,
+            (::sepax_shapes::Shape::Obb($x), ::sepax_shapes::Shape::Sphere($y)) => $body,
+            (::sepax_shapes::Shape::Obb($x), ::sepax_shapes::Shape::Capsule($y)) => $body,
+            (::sepax_shapes::Shape::Obb($x), ::sepax_shapes::Shape::Triangle($y)) => $body,
+            (::sepax_shapes::Shape::Sphere($x), ::sepax_shapes::Shape::Aabb($y)) => $body,
+            (::sepax_shapes::Shape::Sphere($x), ::sepax_shapes::Shape::Obb($y)) => $body,
+            (::sepax_shapes::Shape::Sphere($x), ::sepax_shapes::Shape::Sphere($y)) => $body,
+            (::sepax_shapes::Shape::Sphere($x), ::sepax_shapes::Shape::Capsule($y)) => $body,
+            (::sepax_shapes::Shape::Sphere($x), ::sepax_shapes::Shape::Triangle($y)) => $body,
+            (::sepax_shapes::Shape::Capsule($x), ::sepax_shapes::Shape::Aabb($y)) => $body,
+            (::sepax_shapes::Shape::Capsule($x), ::sepax_shapes::Shape::Obb($y)) => $body,
+            (::sepax_shapes::Shape::Capsule($x), ::sepax_shapes::Shape::Sphere($y)) => $body,
+            (::sepax_shapes::Shape::Capsule($x), ::sepax_shapes::Shape::Capsule($y)) => $body,
+            (::sepax_shapes::Shape::Capsule($x), ::sepax_shapes::Shape::Triangle($y)) => $body,
+            (::sepax_shapes::Shape::Triangle($x), ::sepax_shapes::Shape::Aabb($y)) => $body,
+            (::sepax_shapes::Shape::Triangle($x), ::sepax_shapes::Shape::Obb($y)) => $body,
+            (::sepax_shapes::Shape::Triangle($x), ::sepax_shapes::Shape::Sphere($y)) => $body,
+            (::sepax_shapes::Shape::Triangle($x), ::sepax_shapes::Shape::Capsule($y)) => $body,
+            (::sepax_shapes::Shape::Triangle($x), ::sepax_shapes::Shape::Triangle($y)) => $body,
+        }
+    };
+}
+
 /// A valid OBB from generated numbers (panics on an invalid one: a generator bug).
 pub fn mk(center: Point3, rot: UnitQuaternion, h: Vector3) -> Obb {
     Obb::from_rotation(center, rot, h).expect("generated box is valid")

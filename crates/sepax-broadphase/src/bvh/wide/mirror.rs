@@ -234,7 +234,6 @@ impl RayCaster<'_> {
     ) -> QueryStats {
         match &self.mirror {
             Some(m) => m.tree.cast_ray_candidates(ray, f),
-            None if self.tree.root == crate::bvh::node::NULL => QueryStats::default(),
             None => self.tree.cast_ray_binary(ray, |p, t| f(p.index, t)),
         }
     }
