@@ -3,13 +3,13 @@
 //! cleared before every call so that each call is a full computation, not the coherent update)
 //! and parry3d's single-point `query::contact`, on the same pairs in the same run. Two sepax
 //! lines: `sepax` returns each manifold (`Option<ContactManifold>`, moved into the caller), and
-//! `sepax_into` writes it into one reused manifold (`contact_manifold_into`), as parry3d's line
+//! `sepax_into` writes it into one reused manifold (`box_box::manifold_into`), as parry3d's line
 //! does with its manifold: `sepax_into` is the like-for-like comparison with `parry3d_manifold`.
 //! A third, `sepax_batch`, computes all 4096 manifolds with one call of the batch API
-//! (`contact_manifolds_into`, four OBB pairs per lane group in the axis selection, eight with
+//! (`box_box::manifolds_into`, four OBB pairs per lane group in the axis selection, eight with
 //! AVX2 in `f32`) into 4096 reused manifolds; its time per element is per pair, like the
 //! others. `sepax_batch_portable` is the same without the run-time AVX2 build
-//! (`contact_manifolds_into_portable`).
+//! (`box_box::manifolds_into_portable`).
 //! Run: `cargo bench -p sepax-benches --bench contact -- --warm-up-time 1 --measurement-time 3`.
 //!
 //! Data sets (4096 pairs each, seeded, every pair intersecting):
@@ -31,10 +31,7 @@ use parry3d::math::Pose;
 use parry3d::query::details::contact_manifold_cuboid_cuboid;
 use parry3d::query::ContactManifold;
 use parry3d::shape::Cuboid;
-use sepax::narrowphase::contact::box_box::{
-    contact_manifold, contact_manifold_into, contact_manifolds_into,
-    contact_manifolds_into_portable,
-};
+use sepax::narrowphase::contact::box_box;
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold as SepaxManifold};
 use sepax::prelude::*;
 use std::hint::black_box;
@@ -67,8 +64,8 @@ fn accuracy(pairs: &[Pair], parry: &[ParryPair]) -> [(f64, f64); 2] {
     for (p, ((pa, ca), (pb, cb))) in pairs.iter().zip(parry) {
         let ex = sepax_exact::box_box(&exact_box(&p.a), &exact_box(&p.b));
         let want = -ex.margin;
-        let s =
-            contact_manifold(&p.a, &p.b, &ContactConfig::default()).map_or(0.0, |m| m.depth as f64);
+        let s = box_box::manifold(&p.a, &p.b, &ContactConfig::default())
+            .map_or(0.0, |m| m.depth as f64);
         let q = parry3d::query::contact(pa, ca, pb, cb, 0.0)
             .unwrap()
             .map_or(0.0, |c| -c.dist as f64);
@@ -94,7 +91,7 @@ fn bench(c: &mut Criterion) {
             .collect();
         let pts_sepax: usize = pairs
             .iter()
-            .map(|p| contact_manifold(&p.a, &p.b, &config).map_or(0, |m| m.points.len()))
+            .map(|p| box_box::manifold(&p.a, &p.b, &config).map_or(0, |m| m.points.len()))
             .sum();
         let mut m = ContactManifold::<(), ()>::new();
         let pts_parry: usize = parry
@@ -114,7 +111,7 @@ fn bench(c: &mut Criterion) {
             bch.iter(|| {
                 let mut n = 0usize;
                 for p in pairs {
-                    if let Some(m) = contact_manifold(black_box(&p.a), black_box(&p.b), &config) {
+                    if let Some(m) = box_box::manifold(black_box(&p.a), black_box(&p.b), &config) {
                         n += m.points.len();
                     }
                 }
@@ -129,7 +126,7 @@ fn bench(c: &mut Criterion) {
                 bch.iter(|| {
                     let mut n = 0usize;
                     for p in pairs {
-                        if contact_manifold_into(black_box(&p.a), black_box(&p.b), &config, &mut m)
+                        if box_box::manifold_into(black_box(&p.a), black_box(&p.b), &config, &mut m)
                         {
                             n += m.points.len();
                         }
@@ -141,8 +138,8 @@ fn bench(c: &mut Criterion) {
         // The batch, with the AVX2 build chosen at run time and without it.
         type Batch = fn(&[(&Obb, &Obb)], &ContactConfig, &mut [SepaxManifold]) -> usize;
         let batches: [(&str, Batch); 2] = [
-            ("sepax_batch", contact_manifolds_into),
-            ("sepax_batch_portable", contact_manifolds_into_portable),
+            ("sepax_batch", box_box::manifolds_into),
+            ("sepax_batch_portable", box_box::manifolds_into_portable),
         ];
         for (label, batch) in batches {
             group.bench_with_input(BenchmarkId::new(label, name), &pairs, |bch, pairs| {

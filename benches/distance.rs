@@ -23,7 +23,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use parry3d::math::{Pose, Vec3};
 use parry3d::query::{NonlinearRigidMotion, ShapeCastOptions};
 use parry3d::shape::Cuboid;
-use sepax::narrowphase::toi::{cast_shapes, time_of_impact, CastOptions, Motion};
+use sepax::narrowphase::toi::{cast_shapes, time_of_impact_shapes, CastOptions, Motion};
 use sepax::prelude::*;
 use std::hint::black_box;
 
@@ -64,7 +64,7 @@ fn sepax_toi(c: &Case) -> Option<sepax::Toi> {
         cast_shapes(&a, &Vector3::zeros(), &b, &c.vb, T_MAX, &opts)
     } else {
         let mb = Motion::new(c.b.center(), c.vb, c.wb);
-        time_of_impact(&a, &Motion::linear(Vector3::zeros()), &b, &mb, T_MAX, &opts)
+        time_of_impact_shapes(&a, &Motion::linear(Vector3::zeros()), &b, &mb, T_MAX, &opts)
     }
 }
 

@@ -49,27 +49,38 @@ pub use sepax_shapes as shapes;
 pub use sepax_simd as simd;
 pub use sepax_world as world;
 
+// The pair queries in one naming scheme: each as a generic function on two shape types (the
+// pair known at compile time) and as `*_shapes` on two `Shape`s (any kinds, one match).
 pub use sepax_narrowphase::contact::{
-    contact_manifold, penetration, ContactConfig, ContactManifold, ContactPoint, FeatureId,
-    Penetration,
+    contact_manifold, contact_manifold_shapes, penetration, penetration_shapes, ContactConfig,
+    ContactManifold, ContactPoint, ContactWith, FeatureId, Penetration,
 };
-pub use sepax_narrowphase::distance::{closest_points, closest_points_shapes, ClosestPoints};
-pub use sepax_narrowphase::intersect::{classify, explain, intersects, Classification};
+pub use sepax_narrowphase::distance::{
+    closest_points, closest_points_shapes, distance, distance_shapes, ClosestPoints,
+    ClosestPointsTo,
+};
+pub use sepax_narrowphase::intersect::{
+    classify, explain, intersects, intersects_shapes, BoxShape, BoxWitness, Classification,
+    Intersects, SatAxis,
+};
 pub use sepax_narrowphase::toi::{
-    cast_shapes, sweep_aabb_aabb, time_of_impact, CastOptions, Motion, Toi, ToiStatus,
+    cast, cast_shapes, sweep_aabb_aabb, time_of_impact, time_of_impact_shapes, CastOptions, Motion,
+    Toi, ToiStatus,
 };
 pub use sepax_shapes::*;
 
 /// Everything a typical user needs, in one import: shapes, pair queries, and the world for a
 /// game loop.
 pub mod prelude {
+    pub use crate::{
+        cast, cast_shapes, classify, closest_points, closest_points_shapes, contact_manifold,
+        contact_manifold_shapes, distance, distance_shapes, explain, intersects, intersects_shapes,
+        penetration, penetration_shapes, time_of_impact, time_of_impact_shapes, BoxShape,
+        BoxWitness, CastOptions, Classification, ClosestPoints, ContactConfig, ContactManifold,
+        ContactPoint, FeatureId, Motion, Penetration, SatAxis, Toi,
+    };
     pub use sepax_broadphase::bvh::{BvhConfig, DynamicBvh};
     pub use sepax_broadphase::{BroadPhase, ProxyId, Visit};
-    pub use sepax_narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint, FeatureId};
-    pub use sepax_narrowphase::intersect::{
-        classify, explain, intersects, intersects_shapes, BoxShape, BoxWitness, Classification,
-        Intersects, SatAxis,
-    };
     pub use sepax_shapes::fit::{fit_obb, FitError, Method as FitMethod};
     pub use sepax_shapes::math::*;
     pub use sepax_shapes::{

@@ -5,7 +5,7 @@
 use crate::explain::{axis_words, box_witness, verdict_word, witness_sentence};
 use crate::input::CliError;
 use crate::output::quote;
-use sepax_narrowphase::contact::{contact_manifold, ContactConfig};
+use sepax_narrowphase::contact::{contact_manifold_shapes, ContactConfig};
 use sepax_narrowphase::intersect::BoxWitness;
 use sepax_scene::Scene;
 use sepax_shapes::math::Real;
@@ -46,7 +46,7 @@ pub struct PairContact {
 pub fn pair_contact(a: &Shape, b: &Shape) -> Result<PairContact, String> {
     let size = a.world_aabb().merge(&b.world_aabb()).extents().max();
     let margin = if size.is_finite() { 1e-4 * size } else { 0.0 };
-    let m = contact_manifold(a, b, &ContactConfig::with_margin(margin))
+    let m = contact_manifold_shapes(a, b, &ContactConfig::with_margin(margin))
         .ok_or_else(|| "no contact found for an intersecting pair".to_string())?;
     let v = |p: &sepax_shapes::math::Vector3| [p.x + 0.0, p.y + 0.0, p.z + 0.0];
     let contact = PairContact {

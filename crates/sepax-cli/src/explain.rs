@@ -145,7 +145,7 @@ pub fn describe(a: &str, sa: &Shape, b: &str, sb: &Shape) -> Result<String, CliE
     if hit {
         // The overlap test is the verdict (as in `check`); the depth and normal come from the
         // narrow phase's minimum translation.
-        return Ok(match contact::penetration(sa, sb) {
+        return Ok(match contact::penetration_shapes(sa, sb) {
             Some(p) if p.depth > 0.0 => {
                 if !finite(&p.normal) || !p.depth.is_finite() {
                     return Err(not_finite("penetration depth or normal"));

@@ -65,7 +65,13 @@ macro_rules! kind_match {
 pub mod batch;
 pub mod contact;
 pub mod distance;
+// Closest-point building blocks and robust arithmetic of the pair tests: internals, public
+// (hidden from the docs) only with the `bench-internals` feature.
+#[cfg(feature = "bench-internals")]
+#[doc(hidden)]
 pub mod geometry;
+#[cfg(not(feature = "bench-internals"))]
+pub(crate) mod geometry;
 pub mod gjk;
 pub mod intersect;
 pub mod sat;

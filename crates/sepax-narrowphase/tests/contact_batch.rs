@@ -1,4 +1,4 @@
-//! The batch `contact_manifolds_into` writes exactly what `contact_manifold_into` writes, bit for
+//! The batch `box_box::manifolds_into` writes exactly what `box_box::manifold_into` writes, bit for
 //! bit, pair by pair: on the nine adversarial categories of the box suites (nearly parallel
 //! edges, touching, separated, zero extents, identical and nested boxes, far from the origin,
 //! ...) as OBB pairs in both orders, on resting pairs (whose two vertical edge axes are nearly
@@ -13,9 +13,7 @@
 use sepax_testkit as common;
 
 use common::{manifold_bits as bits, Gen, CATEGORIES};
-use sepax_narrowphase::contact::box_box::{
-    contact_manifold_into, contact_manifolds_into, contact_manifolds_into_portable,
-};
+use sepax_narrowphase::contact::box_box;
 use sepax_narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint, FeatureId};
 use sepax_narrowphase::intersect::BoxShape;
 use sepax_shapes::math::{Point3, Real, UnitQuaternion, Vector3};
@@ -44,10 +42,10 @@ fn check<A: BoxShape + std::fmt::Debug, B: BoxShape + std::fmt::Debug>(
     cfg: &ContactConfig,
     what: &str,
 ) -> usize {
-    let n = check_one(pairs, cfg, what, contact_manifolds_into);
+    let n = check_one(pairs, cfg, what, box_box::manifolds_into);
     let portable = format!("{what} (portable)");
     assert_eq!(
-        check_one(pairs, cfg, &portable, contact_manifolds_into_portable),
+        check_one(pairs, cfg, &portable, box_box::manifolds_into_portable),
         n
     );
     n
@@ -68,7 +66,7 @@ fn check_one<A: BoxShape + std::fmt::Debug, B: BoxShape + std::fmt::Debug>(
     let mut count = 0;
     for (k, (&(a, b), g)) in pairs.iter().zip(&got).enumerate() {
         let mut want = stale(k);
-        let some = contact_manifold_into(a, b, cfg, &mut want);
+        let some = box_box::manifold_into(a, b, cfg, &mut want);
         assert_eq!(
             bits(g),
             bits(&want),
@@ -224,13 +222,13 @@ fn mismatched(batch: Batch<Obb, Obb>) {
 #[test]
 #[should_panic(expected = "differ in length")]
 fn batch_panics_on_length_mismatch() {
-    mismatched(contact_manifolds_into);
+    mismatched(box_box::manifolds_into);
 }
 
 #[test]
 #[should_panic(expected = "differ in length")]
 fn portable_batch_panics_on_length_mismatch() {
-    mismatched(contact_manifolds_into_portable);
+    mismatched(box_box::manifolds_into_portable);
 }
 
 #[test]

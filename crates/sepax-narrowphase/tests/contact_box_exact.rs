@@ -1,13 +1,13 @@
-//! Box–box penetration and manifolds against the exact reference, on the nine adversarial
+//! Box–box box_box::least_penetration and manifolds against the exact reference, on the nine adversarial
 //! categories of the box suites (random, near contact, near-parallel, equal rotations, far from
 //! the origin, needles and plates, zero extents, identical and nested, AABB mixes), both orders.
 //!
 //! The documented tolerance (`sepax_shapes::tolerance::CONTACT_*`): with `S` the pair scale
 //! (`sum h_A + sum h_B + |c_B - c_A|`) and `s = min(max h_A, max h_B)`,
-//! - the reported depth equals the exact penetration depth within `ROUND * u * S`;
+//! - the reported depth equals the exact box_box::least_penetration depth within `ROUND * u * S`;
 //! - the exact depth along the reported normal is the reported depth, or exceeds it by at most
 //!   `CONTACT_AXIS_PREFERENCE * s` (the tie-break's preference among nearly parallel axes), so
-//!   the normal is the exact least-penetration axis or one tied with it;
+//!   the normal is the exact least-box_box::least_penetration axis or one tied with it;
 //! - manifold points lie on their box's surface within `POS u S + 2 CONTACT_AXIS_PREFERENCE s`
 //!   (the side-plane slop, at a corner), each point's depth is `(point_a - point_b) . normal`,
 //!   and for face contacts the incident point lies inside the reference box (the overlap region)
@@ -24,7 +24,7 @@ use sepax_testkit::with_boxes;
 
 use common::{pair_scale, AnyBox, Category, Gen, CATEGORIES};
 use sepax_exact::{box_box, box_depth_along, ExactAxis};
-use sepax_narrowphase::contact::box_box::{contact_manifold, penetration};
+use sepax_narrowphase::contact::box_box;
 use sepax_narrowphase::contact::ContactConfig;
 use sepax_shapes::math::{Point3, Vector3};
 use sepax_shapes::tolerance::{CONTACT_AXIS_PREFERENCE, UNIT_ROUNDOFF};
@@ -83,7 +83,7 @@ fn check(a: &AnyBox, b: &AnyBox, cat: Category, i: usize, t: &mut Tally) {
     let big_s = pair_scale(a, b);
     let pref = CONTACT_AXIS_PREFERENCE as f64 * scale_s(a, b);
     let round = ROUND * u * big_s;
-    let pen = with_boxes!(a, b, |x, y| penetration(x, y));
+    let pen = with_boxes!(a, b, |x, y| box_box::least_penetration(x, y));
     let ctx = || format!("{cat:?} #{i}: a={a:?} b={b:?} exact={ex:?} pen={pen:?}");
     let depth = pen.depth as f64;
     let n = v64(&pen.normal);
@@ -92,7 +92,7 @@ fn check(a: &AnyBox, b: &AnyBox, cat: Category, i: usize, t: &mut Tally) {
         "normal not unit: {}",
         ctx()
     );
-    // The normal is the exact least-penetration axis or one tied with it: the exact depth along
+    // The normal is the exact least-box_box::least_penetration axis or one tied with it: the exact depth along
     // it is the reported depth, or exceeds it by at most the preference.
     let along = box_depth_along(&a.exact(), &b.exact(), n).expect("non-zero normal");
     assert!(
@@ -108,7 +108,7 @@ fn check(a: &AnyBox, b: &AnyBox, cat: Category, i: usize, t: &mut Tally) {
         return; // flat Minkowski difference: no facet normals to compare with
     }
     let exact_depth = -ex.margin;
-    // For intersecting boxes every direction's depth is at least the penetration depth. (For
+    // For intersecting boxes every direction's depth is at least the box_box::least_penetration depth. (For
     // separated ones any direction's gap is at most the distance, which the SAT margin only
     // bounds from below, so only the upper bound is checked there.)
     assert!(
@@ -126,7 +126,7 @@ fn check(a: &AnyBox, b: &AnyBox, cat: Category, i: usize, t: &mut Tally) {
         return;
     }
     t.intersecting += 1;
-    let m = with_boxes!(a, b, |x, y| contact_manifold(
+    let m = with_boxes!(a, b, |x, y| box_box::manifold(
         x,
         y,
         &ContactConfig::default()

@@ -24,7 +24,7 @@ use sepax_testkit as common;
 
 use common::kinds::{pair_scale_any, PairCategory, PAIR_CATEGORIES};
 use common::{exact_shape, Gen};
-use sepax_narrowphase::contact::{contact_manifold, ContactConfig, ContactManifold};
+use sepax_narrowphase::contact::{contact_manifold_shapes, ContactConfig, ContactManifold};
 use sepax_narrowphase::intersect::intersects_shapes;
 use sepax_shapes::math::Real;
 use sepax_shapes::tolerance::{CONTACT_AXIS_PREFERENCE, UNIT_ROUNDOFF};
@@ -120,7 +120,7 @@ fn manifold_iff_intersecting_and_minimum_translation_for_every_pair_and_category
                         continue;
                     };
                     made += 1;
-                    let m = contact_manifold(&a, &b, &config);
+                    let m = contact_manifold_shapes(&a, &b, &config);
                     if m.is_some() {
                         hits[ka as usize][kb as usize] += 1;
                     }
@@ -182,7 +182,11 @@ fn speculative_margin_agrees_with_the_exact_distance() {
                     };
                     let (s, _) = pair_scale_any(&a, &b);
                     let margin = 0.02 * s;
-                    let m = contact_manifold(&a, &b, &ContactConfig::with_margin(margin as Real));
+                    let m = contact_manifold_shapes(
+                        &a,
+                        &b,
+                        &ContactConfig::with_margin(margin as Real),
+                    );
                     let d = sepax_exact::shape_distance(&exact_shape(&a), &exact_shape(&b));
                     let tol = tolerance(&a, &b);
                     // Pairs of polytopes (boxes, triangles) measure the gap on the SAT axes,
@@ -239,14 +243,14 @@ fn reported_cases() {
             Capsule::new(p(2.75 * unit, 0.0, -unit), p(2.75 * unit, 0.0, unit), unit).unwrap(),
         );
         for (x, y) in [(&a, &b), (&a, &c)] {
-            let m = contact_manifold(x, y, &cfg).expect("penetrating");
+            let m = contact_manifold_shapes(x, y, &cfg).expect("penetrating");
             assert!((m.normal - Vector3::x()).norm() < 1e-5, "{unit:e}: {m:?}");
             assert!((m.depth / unit - 0.25).abs() < 1e-5, "{unit:e}: {m:?}");
         }
     }
     // Two point capsules at one point.
     let q = Shape::Capsule(Capsule::new(p(1.0, 2.0, 3.0), p(1.0, 2.0, 3.0), 0.5).unwrap());
-    let m = contact_manifold(&q, &q, &cfg).expect("identical");
+    let m = contact_manifold_shapes(&q, &q, &cfg).expect("identical");
     assert!((m.depth - 1.0).abs() < 1e-6, "{m:?}");
     // A point triangle touching a degenerate (collinear) triangle.
     let t0 = Shape::Triangle(
@@ -256,7 +260,7 @@ fn reported_cases() {
         Triangle::new(p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(2.0, 0.0, 0.0)).unwrap(),
     );
     for (x, y) in [(&t0, &t1), (&t1, &t0)] {
-        let m = contact_manifold(x, y, &cfg).expect("touching");
+        let m = contact_manifold_shapes(x, y, &cfg).expect("touching");
         assert!(m.depth.abs() < 1e-6, "{m:?}");
     }
     // A flat OBB touched at a corner by a point OBB.
@@ -270,7 +274,7 @@ fn reported_cases() {
             let pt = Obb::from_rotation(c, UnitQuaternion::identity(), Vector3::zeros()).unwrap();
             let (x, y) = (Shape::Obb(flat), Shape::Obb(pt));
             for (u, v) in [(&x, &y), (&y, &x)] {
-                let m = contact_manifold(u, v, &cfg);
+                let m = contact_manifold_shapes(u, v, &cfg);
                 assert!(problem(u, v, &m).is_none(), "corner {corner}: {m:?}");
             }
         }
@@ -283,7 +287,7 @@ fn reported_cases() {
     let v = Shape::Triangle(
         Triangle::new(p(0.0, 0.0, -big), p(0.0, 0.0, big), p(0.0, big / 2.0, 0.0)).unwrap(),
     );
-    let m = contact_manifold(&u, &v, &cfg).expect("crossing");
+    let m = contact_manifold_shapes(&u, &v, &cfg).expect("crossing");
     assert!(problem(&u, &v, &Some(m.clone())).is_none(), "{m:?}");
 }
 

@@ -4,7 +4,7 @@
 //! direct arithmetic's limits is computed scaled by a power of two, so its manifold is exactly
 //! the manifold of the same pair scaled into the ordinary range, scaled back: checked bit for
 //! bit on the adversarial categories of the box suites, through the single call, the batch,
-//! `penetration` and the dispatch on shape kinds.
+//! `box_box::least_penetration` and the dispatch on shape kinds.
 
 // Real -> f64 casts (in `common`) are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
@@ -13,7 +13,7 @@ use sepax_testkit as common;
 use sepax_testkit::with_boxes;
 
 use common::{manifold_bits as bits, AnyBox, Gen, CATEGORIES};
-use sepax_narrowphase::contact::box_box::{contact_manifold, contact_manifolds_into, penetration};
+use sepax_narrowphase::contact::box_box;
 use sepax_narrowphase::contact::{self, ContactConfig, ContactManifold};
 use sepax_shapes::math::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Obb, Shape};
@@ -60,21 +60,21 @@ fn aabbs_spanning_3e38_give_finite_manifolds() {
         (&big, &corner, "big-corner"),
         (&corner, &half, "corner-half"),
     ] {
-        let m = contact_manifold(a, b, &cfg).expect(what);
+        let m = box_box::manifold(a, b, &cfg).expect(what);
         check_finite(&m, a, b, what);
-        let p = penetration(a, b);
+        let p = box_box::least_penetration(a, b);
         assert!(p.depth.is_finite() && p.depth > 0.0, "{what}: {p:?}");
         assert_eq!(p.depth, m.depth, "{what}");
         // Through the dispatch on shape kinds, as the CLI calls it.
-        let d = contact::contact_manifold(&Shape::Aabb(*a), &Shape::Aabb(*b), &cfg).unwrap();
+        let d = contact::contact_manifold_shapes(&Shape::Aabb(*a), &Shape::Aabb(*b), &cfg).unwrap();
         assert_eq!(bits(&d), bits(&m), "{what}: dispatch");
     }
     // The depth of big-half: half must move 3e38 along -x (or +x by 3e38) to leave big.
-    let m = contact_manifold(&big, &half, &cfg).unwrap();
+    let m = box_box::manifold(&big, &half, &cfg).unwrap();
     let want = 3e38 as Real;
     assert!((m.depth - want).abs() <= 1e-6 * want, "{}", m.depth);
     // Identical boxes spanning +-3e38 overlap by 6e38: beyond f32, reported as MAX there.
-    let m = contact_manifold(&big, &big, &cfg).unwrap();
+    let m = box_box::manifold(&big, &big, &cfg).unwrap();
     let want = (3e38 as Real) + (3e38 as Real);
     assert_eq!(m.depth, want.min(Real::MAX));
     check_finite(&m, &big, &big, "big-big");
@@ -101,18 +101,18 @@ fn boxes_near_the_largest_finite_number_give_finite_manifolds() {
         (&inner, &whole, "inner-whole"),
         (&top, &top, "top-top"),
     ] {
-        if let Some(mf) = contact_manifold(a, b, &cfg) {
+        if let Some(mf) = box_box::manifold(a, b, &cfg) {
             check_finite(&mf, a, b, what);
         }
-        let p = penetration(a, b);
+        let p = box_box::least_penetration(a, b);
         assert!(p.depth.is_finite(), "{what}: {p:?}");
         // An OBB against the AABB.
-        if let Some(mf) = contact_manifold(a, &obb, &cfg) {
+        if let Some(mf) = box_box::manifold(a, &obb, &cfg) {
             check_finite(&mf, a, &obb_aabb, &format!("{what} obb"));
         }
     }
-    assert!(contact_manifold(&whole, &top, &cfg).is_some());
-    assert!(contact_manifold(&whole, &obb, &cfg).is_some());
+    assert!(box_box::manifold(&whole, &top, &cfg).is_some());
+    assert!(box_box::manifold(&whole, &obb, &cfg).is_some());
 }
 
 /// The exponent `e` with every coordinate of the pair's boxes below `2^e`.
@@ -176,8 +176,8 @@ fn huge_pairs_are_the_ordinary_pairs_scaled() {
                     ContactConfig::with_margin(margin),
                     ContactConfig::with_margin(margin * f),
                 );
-                let small = with_boxes!(&a, &b, |x, y| contact_manifold(x, y, &cfg));
-                let big = with_boxes!(&ha, &hb, |x, y| contact_manifold(x, y, &big_cfg));
+                let small = with_boxes!(&a, &b, |x, y| box_box::manifold(x, y, &cfg));
+                let big = with_boxes!(&ha, &hb, |x, y| box_box::manifold(x, y, &big_cfg));
                 assert_eq!(
                     big.as_ref().map(bits),
                     small.as_ref().map(|m| bits(&scale_manifold(m, f))),
@@ -187,8 +187,8 @@ fn huge_pairs_are_the_ordinary_pairs_scaled() {
                     assert!(m.depth.is_finite() && m.normal.iter().all(|x| x.is_finite()));
                 }
                 let (ps, pb) = (
-                    with_boxes!(&a, &b, |x, y| penetration(x, y)),
-                    with_boxes!(&ha, &hb, |x, y| penetration(x, y)),
+                    with_boxes!(&a, &b, |x, y| box_box::least_penetration(x, y)),
+                    with_boxes!(&ha, &hb, |x, y| box_box::least_penetration(x, y)),
                 );
                 assert_eq!(pb.depth.to_bits(), (ps.depth * f).to_bits(), "{cat:?}");
                 assert_eq!(pb.normal, ps.normal, "{cat:?}");
@@ -223,9 +223,9 @@ fn batch_matches_single_on_huge_pairs() {
     let cfg = ContactConfig::default();
     let refs: Vec<_> = pairs.iter().map(|(a, b)| (a, b)).collect();
     let mut out = vec![ContactManifold::empty(); refs.len()];
-    contact_manifolds_into(&refs, &cfg, &mut out);
+    box_box::manifolds_into(&refs, &cfg, &mut out);
     for (k, (a, b)) in pairs.iter().enumerate() {
-        let want = contact_manifold(a, b, &cfg);
+        let want = box_box::manifold(a, b, &cfg);
         assert_eq!(
             want.as_ref().map(bits),
             (!out[k].points.is_empty()).then(|| bits(&out[k])),

@@ -1,5 +1,5 @@
-//! `contact_manifold_into` (the manifold written in place) gives exactly what
-//! `contact_manifold` returns, bit for bit, whatever the reused manifold held before: on the nine
+//! `box_box::manifold_into` (the manifold written in place) gives exactly what
+//! `box_box::manifold` returns, bit for bit, whatever the reused manifold held before: on the nine
 //! adversarial categories of the box suites, both orders, without and with a speculative margin;
 //! and when there is no manifold it answers `false`, empties the points and leaves the normal and
 //! depth as they were.
@@ -11,7 +11,7 @@ use sepax_testkit as common;
 use sepax_testkit::with_boxes;
 
 use common::{manifold_bits as bits, Gen, CATEGORIES};
-use sepax_narrowphase::contact::box_box::{contact_manifold, contact_manifold_into};
+use sepax_narrowphase::contact::box_box;
 use sepax_narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint};
 use sepax_shapes::math::{Point3, Vector3};
 
@@ -37,9 +37,9 @@ fn in_place_matches_the_returned_manifold() {
             let (a, b) = gen.pair(cat);
             for (x, y) in [(&a, &b), (&b, &a)] {
                 for cfg in &configs {
-                    let expected = with_boxes!(x, y, |p, q| contact_manifold(p, q, cfg));
+                    let expected = with_boxes!(x, y, |p, q| box_box::manifold(p, q, cfg));
                     let before = (out.normal, out.depth);
-                    let got = with_boxes!(x, y, |p, q| contact_manifold_into(p, q, cfg, &mut out));
+                    let got = with_boxes!(x, y, |p, q| box_box::manifold_into(p, q, cfg, &mut out));
                     match expected {
                         Some(m) => {
                             assert!(got, "{cat:?} #{i}: in place answered false");

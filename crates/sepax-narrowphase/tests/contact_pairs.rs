@@ -15,7 +15,7 @@
 use sepax_testkit as common;
 
 use common::{exact_shapes_intersect, p64, Gen};
-use sepax_narrowphase::contact::{contact_manifold, penetration, ContactConfig};
+use sepax_narrowphase::contact::{contact_manifold_shapes, penetration_shapes, ContactConfig};
 use sepax_narrowphase::intersect::intersects_shapes;
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeKind, Sphere, Triangle};
@@ -67,7 +67,7 @@ fn every_pair_is_dispatched() {
                 let Some((a, b)) = shape_pair(&mut gen, ka, kb, &Point3::origin(), 0.0) else {
                     continue;
                 };
-                let m = contact_manifold(&a, &b, &config);
+                let m = contact_manifold_shapes(&a, &b, &config);
                 let hit = intersects_shapes(&a, &b);
                 assert_eq!(m.is_some(), hit, "a={a:?} b={b:?} m={m:?}");
                 if hit {
@@ -107,7 +107,7 @@ fn manifolds_are_minimum_translations_for_every_pair() {
                 let t = &mut tally[ka as usize][kb as usize];
                 t.pairs += 1;
                 let exact = exact_shapes_intersect(&a, &b);
-                let m0 = contact_manifold(&a, &b, &config);
+                let m0 = contact_manifold_shapes(&a, &b, &config);
                 let ctx = || format!("round {round}: a={a:?} b={b:?} m={m0:?}");
                 if exact {
                     t.intersecting += 1;
@@ -159,7 +159,7 @@ fn manifolds_are_minimum_translations_for_every_pair() {
                 }
                 // The swapped order agrees: same depth (within the preference) and, away from
                 // ties, the opposite normal.
-                let r = contact_manifold(&b, &a, &config);
+                let r = contact_manifold_shapes(&b, &a, &config);
                 if m.depth > EPS {
                     let r =
                         r.unwrap_or_else(|| panic!("swapped order lost the contact: {}", ctx()));
@@ -172,7 +172,7 @@ fn manifolds_are_minimum_translations_for_every_pair() {
                 }
                 // `penetration` agrees with the manifold for penetrating pairs.
                 if m.depth > EPS {
-                    let p = penetration(&a, &b).expect("penetrating");
+                    let p = penetration_shapes(&a, &b).expect("penetrating");
                     assert!(
                         (p.depth - m.depth).abs() <= 1e-5 * (1.0 + m.depth),
                         "{}",
@@ -255,8 +255,8 @@ fn sphere_and_capsule_depths_match_closed_forms() {
         }
         let want = sq_to_depth(ra + rb, sq);
         for (m, flip) in [
-            (contact_manifold(&a, &b, &config), false),
-            (contact_manifold(&b, &a, &config), true),
+            (contact_manifold_shapes(&a, &b, &config), false),
+            (contact_manifold_shapes(&b, &a, &config), true),
         ] {
             let m = m.expect("within the 10.0 margin");
             let tol =
@@ -280,26 +280,26 @@ fn simple_analytic_cases() {
     // Sphere–sphere.
     let a = Shape::Sphere(Sphere::new(p(0.0, 0.0, 0.0), 1.0).unwrap());
     let b = Shape::Sphere(Sphere::new(p(1.5, 0.0, 0.0), 1.0).unwrap());
-    let m = contact_manifold(&a, &b, &cfg).unwrap();
+    let m = contact_manifold_shapes(&a, &b, &cfg).unwrap();
     assert!((m.depth - 0.5).abs() < 1e-6 && (m.normal - Vector3::x()).norm() < 1e-6);
     assert!((m.points[0].point_a - p(1.0, 0.0, 0.0)).norm() < 1e-6);
     assert!((m.points[0].point_b - p(0.5, 0.0, 0.0)).norm() < 1e-6);
     // Capsule–capsule crossing at right angles, 0.2 apart, radii 0.25 each.
     let c = Shape::Capsule(Capsule::new(p(-1.0, 0.0, 0.0), p(1.0, 0.0, 0.0), 0.25).unwrap());
     let d = Shape::Capsule(Capsule::new(p(0.0, 0.2, -1.0), p(0.0, 0.2, 1.0), 0.25).unwrap());
-    let m = contact_manifold(&c, &d, &cfg).unwrap();
+    let m = contact_manifold_shapes(&c, &d, &cfg).unwrap();
     assert!((m.depth - 0.3).abs() < 1e-6 && (m.normal - Vector3::y()).norm() < 1e-6);
     // Sphere on a triangle's face.
     let t = Shape::Triangle(
         Triangle::new(p(-1.0, 0.0, -1.0), p(1.0, 0.0, -1.0), p(0.0, 0.0, 1.0)).unwrap(),
     );
     let s = Shape::Sphere(Sphere::new(p(0.0, 0.4, 0.0), 0.5).unwrap());
-    let m = contact_manifold(&t, &s, &cfg).unwrap();
+    let m = contact_manifold_shapes(&t, &s, &cfg).unwrap();
     assert!((m.depth - 0.1).abs() < 1e-6 && (m.normal - Vector3::y()).norm() < 1e-6);
     // Capsule lying on a box face: two points.
     let floor = Shape::Aabb(Aabb::new(p(-3.0, -1.0, -3.0), p(3.0, 0.0, 3.0)).unwrap());
     let cap = Shape::Capsule(Capsule::new(p(-1.0, 0.2, 0.5), p(1.0, 0.2, -0.5), 0.25).unwrap());
-    let m = contact_manifold(&floor, &cap, &cfg).unwrap();
+    let m = contact_manifold_shapes(&floor, &cap, &cfg).unwrap();
     assert_eq!(m.points.len(), 2);
     assert!((m.depth - 0.05).abs() < 1e-6);
     // Triangle cutting into a box.
@@ -309,7 +309,7 @@ fn simple_analytic_cases() {
     let tri = Shape::Triangle(
         Triangle::new(p(-2.0, 0.9, -2.0), p(2.0, 0.9, -2.0), p(0.0, 0.9, 2.0)).unwrap(),
     );
-    let m = contact_manifold(&bx, &tri, &cfg).unwrap();
+    let m = contact_manifold_shapes(&bx, &tri, &cfg).unwrap();
     assert!(
         (m.depth - 0.1).abs() < 1e-6 && (m.normal - Vector3::y()).norm() < 1e-6,
         "{m:?}"

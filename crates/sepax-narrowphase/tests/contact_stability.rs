@@ -7,7 +7,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sepax_narrowphase::contact::box_box::contact_manifold;
+use sepax_narrowphase::contact::box_box;
 use sepax_narrowphase::contact::{ContactConfig, FeatureId};
 use sepax_shapes::math::{Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Obb};
@@ -61,7 +61,7 @@ fn run(
             upper_half,
         )
         .unwrap();
-        let m = contact_manifold(&lower, &upper, &config).expect("resting boxes touch");
+        let m = box_box::manifold(&lower, &upper, &config).expect("resting boxes touch");
         assert!(
             m.normal.dot(&Vector3::y()) > 0.999,
             "frame {frame}: normal {:?}",
@@ -132,7 +132,7 @@ fn aabb_pair_resting_is_stable() {
     for _ in 0..10_000 {
         let y = -0.001 + rng.random_range(-1e-4..1e-4) as Real;
         let b = Aabb::new(Point3::new(-0.5, y, -0.5), Point3::new(0.5, y + 1.0, 0.5)).unwrap();
-        let m = contact_manifold(&floor, &b, &ContactConfig::default()).unwrap();
+        let m = box_box::manifold(&floor, &b, &ContactConfig::default()).unwrap();
         assert_eq!(m.normal, Vector3::y());
         let ids: Vec<_> = m.points.iter().map(|p| p.id).collect();
         assert_eq!(ids.len(), 4);

@@ -1,6 +1,6 @@
 //! Box–box contacts are symmetric under the swap of the two boxes, bit for bit: `(b, a)` gives
 //! the mirror of `(a, b)` (normal negated, surface points swapped, feature ids mirrored by
-//! `box_box::mirror_id`; `penetration`'s axis with the roles exchanged). Checked on the nine
+//! `box_box::mirror_id`; `box_box::least_penetration`'s axis with the roles exchanged). Checked on the nine
 //! adversarial categories of the box suites, as OBB pairs and AABB pairs too, with and without
 //! a margin, through the single call, the in-place call, the batch (both builds of it) and the
 //! dispatch on shape kinds; and on the pairs that need the later steps of the canonical order (equal
@@ -14,10 +14,7 @@ use sepax_testkit as common;
 use sepax_testkit::with_boxes;
 
 use common::{manifold_bits as bits, AnyBox, Gen, CATEGORIES};
-use sepax_narrowphase::contact::box_box::{
-    contact_manifold, contact_manifold_into, contact_manifolds_into,
-    contact_manifolds_into_portable, mirror, mirror_id, penetration, BoxPenetration,
-};
+use sepax_narrowphase::contact::box_box::{self, mirror, mirror_id, BoxPenetration};
 use sepax_narrowphase::contact::{self, ContactConfig, ContactManifold, FeatureId};
 use sepax_narrowphase::intersect::BoxShape;
 use sepax_narrowphase::sat::SatAxis;
@@ -56,8 +53,8 @@ where
     A: BoxShape + std::fmt::Debug,
     B: BoxShape + std::fmt::Debug,
 {
-    let ab = contact_manifold(a, b, cfg);
-    let ba = contact_manifold(b, a, cfg);
+    let ab = box_box::manifold(a, b, cfg);
+    let ba = box_box::manifold(b, a, cfg);
     assert_eq!(
         ab.is_some(),
         ba.is_some(),
@@ -71,10 +68,13 @@ where
         );
         // The in-place call agrees with the returning one in both orders.
         let mut m = ContactManifold::empty();
-        assert!(contact_manifold_into(b, a, cfg, &mut m));
+        assert!(box_box::manifold_into(b, a, cfg, &mut m));
         assert_eq!(bits(&m), bits(ba), "{what}: into (b, a)");
     }
-    let (pab, pba) = (penetration(a, b), penetration(b, a));
+    let (pab, pba) = (
+        box_box::least_penetration(a, b),
+        box_box::least_penetration(b, a),
+    );
     let (nab, axis_ab) = pen_bits(&pab);
     let (nba, axis_ba) = pen_bits(&pba);
     let neg = pen_bits(&BoxPenetration {
@@ -82,9 +82,16 @@ where
         ..pab
     })
     .0;
-    assert_eq!(nba, neg, "{what}: penetration (b, a): a={a:?} b={b:?}");
+    assert_eq!(
+        nba, neg,
+        "{what}: box_box::least_penetration (b, a): a={a:?} b={b:?}"
+    );
     assert_ne!(nab.len(), 0);
-    assert_eq!(axis_ba, swap_axis(axis_ab), "{what}: penetration axis");
+    assert_eq!(
+        axis_ba,
+        swap_axis(axis_ab),
+        "{what}: box_box::least_penetration axis"
+    );
     ab.is_some()
 }
 
@@ -137,8 +144,9 @@ fn swap_gives_the_mirrored_manifold_on_every_category() {
                 // The dispatch on shape kinds (which also arbitrates the box kernel's rounding band
                 // against the certified overlap test): swapped, the mirrored bits.
                 let (sa, sb) = (Shape::Obb(oa), Shape::Obb(ob));
-                let d = contact::contact_manifold(&sb, &sa, &cfg);
-                let want = contact::contact_manifold(&sa, &sb, &cfg).map(|m| bits(&mirrored(&m)));
+                let d = contact::contact_manifold_shapes(&sb, &sa, &cfg);
+                let want =
+                    contact::contact_manifold_shapes(&sa, &sb, &cfg).map(|m| bits(&mirrored(&m)));
                 assert_eq!(d.map(|m| bits(&m)), want, "{what}: dispatch");
             }
             assert!(checked > 300, "{cat:?}: {checked} pairs");
@@ -164,8 +172,8 @@ fn swap_is_symmetric_in_the_batch() {
         let ab: Vec<_> = pairs.iter().map(|(a, b)| (a, b)).collect();
         let ba: Vec<_> = pairs.iter().map(|(a, b)| (b, a)).collect();
         for batch in [
-            contact_manifolds_into::<Obb, Obb>,
-            contact_manifolds_into_portable,
+            box_box::manifolds_into::<Obb, Obb>,
+            box_box::manifolds_into_portable,
         ] {
             let mut got_ab = vec![ContactManifold::empty(); ab.len()];
             let mut got_ba = vec![ContactManifold::empty(); ab.len()];
@@ -183,7 +191,7 @@ fn swap_is_symmetric_in_the_batch() {
                     pairs[k]
                 );
                 // And the same as the single call.
-                let single = contact_manifold(ab[k].1, ab[k].0, &cfg).unwrap();
+                let single = box_box::manifold(ab[k].1, ab[k].0, &cfg).unwrap();
                 assert_eq!(
                     bits(y),
                     bits(&single),
@@ -248,8 +256,8 @@ fn mirror_id_is_an_involution() {
         Vector3::new(0.5, 0.5, 0.5),
     )
     .unwrap();
-    let m = contact_manifold(&a, &b, &ContactConfig::default()).unwrap();
-    let n = contact_manifold(&b, &a, &ContactConfig::default()).unwrap();
+    let m = box_box::manifold(&a, &b, &ContactConfig::default()).unwrap();
+    let n = box_box::manifold(&b, &a, &ContactConfig::default()).unwrap();
     assert_eq!(m.points.len(), 4);
     for (p, q) in m.points.iter().zip(&n.points) {
         assert_ne!(p.id, q.id);

@@ -18,6 +18,7 @@ use rand_chacha::ChaCha8Rng;
 use sepax_exact::{self as ex, ExactBox, SqDistance};
 use sepax_narrowphase::intersect as ix;
 use sepax_shapes::math::{Point3, Quaternion, Real, UnitQuaternion, Vector3};
+use sepax_shapes::tolerance as tol;
 use sepax_shapes::{Aabb, Capsule, Obb, Sphere, Triangle};
 use std::cmp::Ordering;
 
@@ -511,25 +512,25 @@ fn check_radius_pair(name: &str, tally: &mut Tally, a: &Core, ra: Real, b: &Core
         (Core::Point(c), Core::Point(d)) => {
             let s = rel(d, c) + r64(ra) + r64(rb);
             (
-                ix::sphere_sphere::intersects(&sphere(c, ra), &sphere(d, rb)),
+                ix::intersects(&sphere(c, ra), &sphere(d, rb)),
                 ex::sphere_sphere(f3(c), r64(ra), f3(d), r64(rb)),
-                2.0 * ix::sphere_sphere::ALLOWANCE as f64 * s,
+                2.0 * tol::SPHERE_SPHERE_ALLOWANCE as f64 * s,
             )
         }
         (Core::Point(c), Core::Aabb(bx)) => {
             let s = rel(&bx.min(), c) + rel(&bx.max(), c) + r64(ra);
             (
-                ix::sphere_aabb::intersects(&sphere(c, ra), bx),
+                ix::intersects(&sphere(c, ra), bx),
                 ex::sphere_box(f3(c), r64(ra), &exact_box(b)),
-                2.0 * ix::sphere_aabb::ALLOWANCE as f64 * s,
+                2.0 * tol::SPHERE_AABB_ALLOWANCE as f64 * s,
             )
         }
         (Core::Point(c), Core::Obb(bx)) => {
             let s = rel(c, &bx.center()) + norm1(&vf3(&bx.half_extents())) + r64(ra);
-            let k = ix::sphere_obb::ALLOWANCE as f64
-                + ix::sphere_obb::AXES_FACTOR as f64 * bx.axes_error() as f64;
+            let k = tol::SPHERE_OBB_ALLOWANCE as f64
+                + tol::SPHERE_OBB_AXES_FACTOR as f64 * bx.axes_error() as f64;
             (
-                ix::sphere_obb::intersects(&sphere(c, ra), bx),
+                ix::intersects(&sphere(c, ra), bx),
                 ex::sphere_box(f3(c), r64(ra), &exact_box(b)),
                 2.0 * k * s,
             )
@@ -537,43 +538,43 @@ fn check_radius_pair(name: &str, tally: &mut Tally, a: &Core, ra: Real, b: &Core
         (Core::Point(c), Core::Seg(p, q)) => {
             let s = rel(p, c) + rel(q, c) + r64(ra) + r64(rb);
             (
-                ix::sphere_capsule::intersects(&sphere(c, ra), &capsule(p, q, rb)),
+                ix::intersects(&sphere(c, ra), &capsule(p, q, rb)),
                 ex::sphere_capsule(f3(c), r64(ra), f3(p), f3(q), r64(rb)),
-                2.0 * ix::sphere_capsule::ALLOWANCE as f64 * s,
+                2.0 * tol::SPHERE_CAPSULE_ALLOWANCE as f64 * s,
             )
         }
         (Core::Point(c), Core::Tri(t)) => {
             let s = t.vertices().iter().map(|v| rel(v, c)).sum::<f64>() + r64(ra);
             (
-                ix::sphere_triangle::intersects(&sphere(c, ra), t),
+                ix::intersects(&sphere(c, ra), t),
                 ex::sphere_triangle(f3(c), r64(ra), t.vertices().map(|v| f3(&v))),
-                2.0 * ix::sphere_triangle::ALLOWANCE as f64 * s,
+                2.0 * tol::SPHERE_TRIANGLE_ALLOWANCE as f64 * s,
             )
         }
         (Core::Seg(p, q), Core::Seg(u, v)) => {
             let s = rel(q, p) + rel(u, p) + rel(v, p) + r64(ra) + r64(rb);
             (
-                ix::capsule_capsule::intersects(&capsule(p, q, ra), &capsule(u, v, rb)),
+                ix::intersects(&capsule(p, q, ra), &capsule(u, v, rb)),
                 ex::capsule_capsule(f3(p), f3(q), r64(ra), f3(u), f3(v), r64(rb)),
-                2.0 * ix::capsule_capsule::ALLOWANCE as f64 * s,
+                2.0 * tol::CAPSULE_CAPSULE_ALLOWANCE as f64 * s,
             )
         }
         (Core::Seg(p, q), Core::Aabb(bx)) => {
             let c = Point3::from((bx.min().coords + bx.max().coords) * 0.5);
             let s = rel(p, &c) + rel(q, &c) + norm1(&vf3(&bx.half_extents())) + r64(ra);
             (
-                ix::capsule_aabb::intersects(&capsule(p, q, ra), bx),
+                ix::intersects(&capsule(p, q, ra), bx),
                 ex::capsule_box(f3(p), f3(q), r64(ra), &exact_box(b)),
-                2.0 * ix::capsule_aabb::ALLOWANCE as f64 * s,
+                2.0 * tol::CAPSULE_AABB_ALLOWANCE as f64 * s,
             )
         }
         (Core::Seg(p, q), Core::Obb(bx)) => {
             let c = bx.center();
             let s = rel(p, &c) + rel(q, &c) + norm1(&vf3(&bx.half_extents())) + r64(ra);
-            let k = ix::capsule_obb::ALLOWANCE as f64
-                + ix::capsule_obb::AXES_FACTOR as f64 * bx.axes_error() as f64;
+            let k = tol::CAPSULE_OBB_ALLOWANCE as f64
+                + tol::CAPSULE_OBB_AXES_FACTOR as f64 * bx.axes_error() as f64;
             (
-                ix::capsule_obb::intersects(&capsule(p, q, ra), bx),
+                ix::intersects(&capsule(p, q, ra), bx),
                 ex::capsule_box(f3(p), f3(q), r64(ra), &exact_box(b)),
                 2.0 * k * s,
             )
@@ -581,9 +582,9 @@ fn check_radius_pair(name: &str, tally: &mut Tally, a: &Core, ra: Real, b: &Core
         (Core::Seg(p, q), Core::Tri(t)) => {
             let s = rel(q, p) + t.vertices().iter().map(|v| rel(v, p)).sum::<f64>() + r64(ra);
             (
-                ix::capsule_triangle::intersects(&capsule(p, q, ra), t),
+                ix::intersects(&capsule(p, q, ra), t),
                 ex::capsule_triangle(f3(p), f3(q), r64(ra), t.vertices().map(|v| f3(&v))),
-                2.0 * ix::capsule_triangle::ALLOWANCE as f64 * s,
+                2.0 * tol::CAPSULE_TRIANGLE_ALLOWANCE as f64 * s,
             )
         }
         _ => unreachable!(),
@@ -835,14 +836,14 @@ fn tri_allowance(t: &Triangle, b: &Core) -> f64 {
             let c = [0, 1, 2].map(|k| 0.5 * (bx.min()[k] as f64 + bx.max()[k] as f64));
             let s = tv.iter().map(|v| norm1(&sub(v, &c))).sum::<f64>()
                 + norm1(&vf3(&bx.half_extents()));
-            ix::triangle_aabb::ALLOWANCE as f64 * s
+            tol::TRIANGLE_AABB_ALLOWANCE as f64 * s
         }
         Core::Obb(bx) => {
             let c = f3(&bx.center());
             let s = tv.iter().map(|v| norm1(&sub(v, &c))).sum::<f64>()
                 + norm1(&vf3(&bx.half_extents()));
-            (ix::triangle_obb::ALLOWANCE as f64
-                + ix::triangle_obb::AXES_FACTOR as f64 * bx.axes_error() as f64)
+            (tol::TRIANGLE_OBB_ALLOWANCE as f64
+                + tol::TRIANGLE_OBB_AXES_FACTOR as f64 * bx.axes_error() as f64)
                 * s
         }
         Core::Tri(u) => {
@@ -852,7 +853,7 @@ fn tri_allowance(t: &Triangle, b: &Core) -> f64 {
                 .chain(tri_f64(u).iter())
                 .map(|v| norm1(&sub(v, &base)))
                 .sum::<f64>();
-            ix::triangle_triangle::ALLOWANCE as f64 * s
+            tol::TRIANGLE_TRIANGLE_ALLOWANCE as f64 * s
         }
         _ => unreachable!(),
     }
@@ -905,15 +906,15 @@ fn run_triangle_pair(name: &str, kb: CoreKind, per_cat: usize, seed: u64) -> Tal
             let Core::Tri(t) = a else { unreachable!() };
             let (ours, exact) = match &b {
                 Core::Aabb(bx) => (
-                    ix::triangle_aabb::intersects(&t, bx),
+                    ix::intersects(&t, bx),
                     ex::triangle_box(tri_f64(&t), &exact_box(&b)),
                 ),
                 Core::Obb(bx) => (
-                    ix::triangle_obb::intersects(&t, bx),
+                    ix::intersects(&t, bx),
                     ex::triangle_box(tri_f64(&t), &exact_box(&b)),
                 ),
                 Core::Tri(u) => (
-                    ix::triangle_triangle::intersects(&t, u),
+                    ix::intersects(&t, u),
                     ex::triangle_triangle(tri_f64(&t), tri_f64(u)),
                 ),
                 _ => unreachable!(),

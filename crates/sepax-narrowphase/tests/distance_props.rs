@@ -11,7 +11,7 @@ use sepax_testkit as common;
 
 use common::strategies::{point, rotation, size};
 use proptest::prelude::*;
-use sepax_narrowphase::contact::penetration;
+use sepax_narrowphase::contact::penetration_shapes;
 use sepax_narrowphase::distance::{closest_points_shapes, point_closest_points};
 use sepax_narrowphase::intersect::intersects_shapes;
 use sepax_narrowphase::toi::{cast_shapes, CastOptions};
@@ -95,7 +95,7 @@ proptest! {
         let d = vb * h.time;
         let moved = b.transformed(&Isometry3::translation(d.x, d.y, d.z)).unwrap();
         prop_assert!(closest_points_shapes(&a, &moved).distance <= tol());
-        let depth = penetration(&a, &moved).map_or(0.0, |p| p.depth);
+        let depth = penetration_shapes(&a, &moved).map_or(0.0, |p| p.depth);
         prop_assert!(
             depth <= tol(),
             "{} > {} and the shapes penetrate by {} there",

@@ -101,16 +101,16 @@ fn other() -> impl Strategy<Value = Other> {
 
 fn ours(a: &Round, b: &Other) -> bool {
     match (a, b) {
-        (Round::S(s), Other::R(Round::S(t))) => ix::sphere_sphere::intersects(s, t),
-        (Round::S(s), Other::R(Round::C(c))) => ix::sphere_capsule::intersects(s, c),
-        (Round::C(c), Other::R(Round::S(s))) => ix::sphere_capsule::intersects(s, c),
-        (Round::C(c), Other::R(Round::C(d))) => ix::capsule_capsule::intersects(c, d),
-        (Round::S(s), Other::A(b)) => ix::sphere_aabb::intersects(s, b),
-        (Round::S(s), Other::O(b)) => ix::sphere_obb::intersects(s, b),
-        (Round::S(s), Other::T(t)) => ix::sphere_triangle::intersects(s, t),
-        (Round::C(c), Other::A(b)) => ix::capsule_aabb::intersects(c, b),
-        (Round::C(c), Other::O(b)) => ix::capsule_obb::intersects(c, b),
-        (Round::C(c), Other::T(t)) => ix::capsule_triangle::intersects(c, t),
+        (Round::S(s), Other::R(Round::S(t))) => ix::intersects(s, t),
+        (Round::S(s), Other::R(Round::C(c))) => ix::intersects(s, c),
+        (Round::C(c), Other::R(Round::S(s))) => ix::intersects(s, c),
+        (Round::C(c), Other::R(Round::C(d))) => ix::intersects(c, d),
+        (Round::S(s), Other::A(b)) => ix::intersects(s, b),
+        (Round::S(s), Other::O(b)) => ix::intersects(s, b),
+        (Round::S(s), Other::T(t)) => ix::intersects(s, t),
+        (Round::C(c), Other::A(b)) => ix::intersects(c, b),
+        (Round::C(c), Other::O(b)) => ix::intersects(c, b),
+        (Round::C(c), Other::T(t)) => ix::intersects(c, t),
     }
 }
 
@@ -214,14 +214,14 @@ proptest! {
     #[test]
     fn radius_zero_sphere_matches_contains_point(c in point(), a in aabb(), o in obb()) {
         let s = Sphere::new(c, 0.0).unwrap();
-        let hit = ix::sphere_aabb::intersects(&s, &a);
+        let hit = ix::intersects(&s, &a);
         if a.contains_point(&c) {
             prop_assert!(hit);
         } else if hit {
             let scale = 32.0 * (f3(&(a.min() - c.coords)).iter().chain(f3(&(a.max() - c.coords)).iter()).map(|x| x.abs()).sum::<f64>());
             prop_assert!(a.distance_to_point(&c) as f64 <= scale * Real::EPSILON as f64);
         }
-        let hit = ix::sphere_obb::intersects(&s, &o);
+        let hit = ix::intersects(&s, &o);
         if o.contains_point(&c) {
             prop_assert!(hit);
         } else if hit {
@@ -237,8 +237,8 @@ proptest! {
         if g.abs() > CLEAR * size {
             prop_assert_eq!(ours(&a, &Other::A(bx)), ours(&a, &Other::O(o)));
         }
-        let by_aabb = ix::triangle_aabb::intersects(&t, &bx);
-        let by_obb = ix::triangle_obb::intersects(&t, &o);
+        let by_aabb = ix::intersects(&t, &bx);
+        let by_obb = ix::intersects(&t, &o);
         if by_aabb != by_obb {
             // Only near touching: the exact answer must be within both bands.
             let tv = t.vertices().map(|v| f3(&v));

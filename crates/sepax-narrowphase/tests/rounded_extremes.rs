@@ -19,7 +19,7 @@ use sepax_testkit as common;
 use common::kinds::{pair_scale_any, PairCategory};
 use common::{exact_shape, Gen};
 use rand::Rng;
-use sepax_narrowphase::contact::{contact_manifold, ContactConfig};
+use sepax_narrowphase::contact::{contact_manifold_shapes, ContactConfig};
 use sepax_narrowphase::distance::closest_points_shapes;
 use sepax_narrowphase::intersect::{classify, intersects_shapes, Classification};
 use sepax_shapes::math::{Point3, Real, Vector3};
@@ -108,7 +108,7 @@ fn sphere_and_capsule_centres_on_features_of_rotated_boxes() {
         };
         // Both orders: the box first and second.
         for (x, y) in [(&a, &b), (&b, &a)] {
-            let Some(m) = contact_manifold(x, y, &config) else {
+            let Some(m) = contact_manifold_shapes(x, y, &config) else {
                 // Only a point (radius 0) moved a few ulps off the box may miss it.
                 assert!(
                     !intersects_shapes(x, y),
@@ -155,7 +155,7 @@ fn sphere_centre_exactly_on_rotated_box_features() {
         let c = gen.feature_point(&Shape::Obb(bx));
         let r = gen.uniform(0.1, 1.0);
         let s = Shape::Sphere(Sphere::new(c, r).unwrap());
-        let m = contact_manifold(&Shape::Obb(bx), &s, &config).unwrap();
+        let m = contact_manifold_shapes(&Shape::Obb(bx), &s, &config).unwrap();
         let n = [m.normal.x as f64, m.normal.y as f64, m.normal.z as f64];
         let tol = 1e3 * UNIT_ROUNDOFF as f64;
         assert!((m.depth as f64 - r as f64).abs() <= tol, "{m:?}");
@@ -183,13 +183,13 @@ fn box_certified_separated_above_a_far_floor_has_no_contact() {
     let bx = Aabb::new(p(59.0, gap, -1.0), p(61.0, gap + 2.0, 1.0)).unwrap();
     assert_eq!(classify(&floor, &bx), Classification::Separated);
     let (a, b) = (Shape::Aabb(floor), Shape::Aabb(bx));
-    assert!(contact_manifold(&a, &b, &ContactConfig::default()).is_none());
-    assert!(contact_manifold(&b, &a, &ContactConfig::default()).is_none());
+    assert!(contact_manifold_shapes(&a, &b, &ContactConfig::default()).is_none());
+    assert!(contact_manifold_shapes(&b, &a, &ContactConfig::default()).is_none());
     // Within a margin the speculative contact is there, with the gap as its depth.
-    let m = contact_manifold(&a, &b, &ContactConfig::with_margin(2.0 * gap))
+    let m = contact_manifold_shapes(&a, &b, &ContactConfig::with_margin(2.0 * gap))
         .expect("within the margin");
     assert!((m.depth + gap).abs() <= 0.01 * gap + 1e-9, "{m:?}");
     // Resting exactly on the floor: a contact.
     let on = Aabb::new(p(59.0, 0.0, -1.0), p(61.0, 2.0, 1.0)).unwrap();
-    assert!(contact_manifold(&a, &Shape::Aabb(on), &ContactConfig::default()).is_some());
+    assert!(contact_manifold_shapes(&a, &Shape::Aabb(on), &ContactConfig::default()).is_some());
 }

@@ -20,10 +20,11 @@ use common::{p64, pair_scale, AnyBox, Category, Gen, CATEGORIES};
 use sepax_exact::{self as ex, ExactShape};
 use sepax_narrowphase::intersect::{explain, intersects_shapes};
 use sepax_narrowphase::toi::{
-    cast_shapes, conservative_advancement, time_of_impact, CastOptions, Motion, Toi, ToiStatus,
-    TOI_DISTANCE_ALLOWANCE,
+    cast_shapes, conservative_advancement, time_of_impact_shapes, CastOptions, Motion, Toi,
+    ToiStatus,
 };
 use sepax_shapes::math::{Point3, Real, Vector3};
+use sepax_shapes::tolerance::TOI_DISTANCE_ALLOWANCE;
 use sepax_shapes::{Aabb, Obb, Shape};
 
 fn shape(b: &AnyBox) -> Shape {
@@ -289,7 +290,7 @@ fn started_in_contact_is_the_advancement_answer() {
             let (sa, sb) = (shape(&a), shape(&b));
             let (ma, mb) = (Motion::linear(Vector3::zeros()), Motion::linear(w));
             let opts = CastOptions::default();
-            let h = time_of_impact(&sa, &ma, &sb, &mb, 1.0, &opts);
+            let h = time_of_impact_shapes(&sa, &ma, &sb, &mb, 1.0, &opts);
             let c = conservative_advancement(&sa, &ma, &sb, &mb, 1.0, &opts);
             if c.is_some_and(|c: Toi| c.status == ToiStatus::StartedInContact) {
                 started += 1;

@@ -14,10 +14,10 @@ use common::{exact_shape, p64, Gen};
 use sepax_exact::{self as ex, ExactShape};
 use sepax_narrowphase::intersect::{intersects, intersects_shapes};
 use sepax_narrowphase::toi::{
-    cast_shapes, sweep_aabb_aabb, time_of_impact, CastOptions, Motion, ToiStatus,
-    TOI_DISTANCE_ALLOWANCE,
+    cast_shapes, sweep_aabb_aabb, time_of_impact_shapes, CastOptions, Motion, ToiStatus,
 };
 use sepax_shapes::math::{Matrix3, Point3, Real, UnitQuaternion, Vector3};
+use sepax_shapes::tolerance::TOI_DISTANCE_ALLOWANCE;
 use sepax_shapes::{Aabb, Capsule, Obb, Shape, ShapeKind, Sphere, Triangle};
 
 fn v64(v: &Vector3) -> [f64; 3] {
@@ -222,7 +222,7 @@ fn a_thin_box_spinning_at_50_rad_per_s_is_always_caught() {
         let shape = Shape::Obb(rod);
         let m = Motion::about_center(&shape, v, omega);
         let t_max: Real = 0.5;
-        let hit = time_of_impact(
+        let hit = time_of_impact_shapes(
             &shape,
             &m,
             &Shape::Aabb(wall),

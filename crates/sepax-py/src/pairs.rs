@@ -5,7 +5,7 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use sepax_narrowphase::contact::{contact_manifold, ContactConfig};
+use sepax_narrowphase::contact::{contact_manifold_shapes, ContactConfig};
 use sepax_narrowphase::distance::closest_points_shapes;
 use sepax_narrowphase::intersect::{classify as classify_boxes, intersects_shapes, Classification};
 use sepax_shapes::math::Real;
@@ -117,7 +117,7 @@ pub fn contact<'py>(
         )));
     }
     let config = ContactConfig::with_margin(margin);
-    let found = all_pairs(py, a, b, |x, y| contact_manifold(x, y, &config))?;
+    let found = all_pairs(py, a, b, |x, y| contact_manifold_shapes(x, y, &config))?;
     let n = found.len();
     let nan = Real::NAN;
     let mut hit = vec![false; n];

@@ -23,25 +23,25 @@ pub trait LaneKernel<A, B, C = (), D = ()> {
     fn run<L: Lane256>(self, a: A, b: B, c: C, d: D) -> Self::Output;
 }
 
-#[cfg(feature = "test-switch")]
+#[cfg(feature = "bench-internals")]
 std::thread_local! {
     /// When set, both tokens' `detect` answer `None` on this thread.
     static PORTABLE: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
 }
 
-/// Tests only (feature `test-switch`): while `on`, [`Avx::detect`] and [`Avx2::detect`] answer
+/// Tests only (feature `bench-internals`): while `on`, [`Avx::detect`] and [`Avx2::detect`] answer
 /// `None` on the calling thread, so that the portable builds run on a CPU with AVX2 too.
-#[cfg(feature = "test-switch")]
+#[cfg(feature = "bench-internals")]
 pub fn force_portable(on: bool) {
     PORTABLE.with(|p| p.set(on));
 }
 
-/// Whether the test switch is set on this thread (always false without `test-switch`).
+/// Whether the test switch is set on this thread (always false without `bench-internals`).
 #[inline(always)]
 fn forced_portable() -> bool {
-    #[cfg(feature = "test-switch")]
+    #[cfg(feature = "bench-internals")]
     return PORTABLE.with(|p| p.get());
-    #[cfg(not(feature = "test-switch"))]
+    #[cfg(not(feature = "bench-internals"))]
     false
 }
 
@@ -157,7 +157,7 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "test-switch")]
+    #[cfg(feature = "bench-internals")]
     #[test]
     fn portable_switch_hides_the_tokens() {
         force_portable(true);

@@ -55,7 +55,7 @@ mod cpu;
 mod lane;
 mod v4;
 
-#[cfg(all(target_arch = "x86_64", feature = "test-switch"))]
+#[cfg(all(target_arch = "x86_64", feature = "bench-internals"))]
 pub use cpu::force_portable;
 #[cfg(target_arch = "x86_64")]
 pub use cpu::{prefetch, Avx, Avx2, LaneKernel};

@@ -19,8 +19,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax_exact::ExactBox;
 use sepax_narrowphase::intersect::{explain, BoxShape};
-use sepax_narrowphase::sat::certified::CERT_ROUNDING_FACTOR;
 use sepax_shapes::math::{Point3, Quaternion, Real, UnitQuaternion, Vector3};
+use sepax_shapes::tolerance::CERT_ROUNDING_FACTOR;
 use sepax_shapes::{Aabb, Obb};
 
 /// A box of either kind.

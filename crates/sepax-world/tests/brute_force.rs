@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sepax_narrowphase::contact::{contact_manifold, ContactConfig, ContactManifold};
+use sepax_narrowphase::contact::{contact_manifold_shapes, ContactConfig, ContactManifold};
 use sepax_narrowphase::intersect::intersects_shapes;
 use sepax_shapes::math::Real;
 use sepax_world::{
@@ -59,7 +59,7 @@ impl Model {
                 let sensor = a.sensor || b.sensor;
                 let wants = a.report.max(b.report) == Report::Manifolds && !sensor;
                 let manifold = || {
-                    contact_manifold(&placed[i], &placed[j], &self.contact)
+                    contact_manifold_shapes(&placed[i], &placed[j], &self.contact)
                         .filter(|m| !m.points.is_empty())
                 };
                 if !intersects_shapes(&placed[i], &placed[j]) {

@@ -7,8 +7,8 @@ mod common;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sepax_narrowphase::toi::TOI_DISTANCE_ALLOWANCE;
 use sepax_shapes::math::{Isometry3, Matrix3, Point3, Real, UnitQuaternion, Vector3};
+use sepax_shapes::tolerance::TOI_DISTANCE_ALLOWANCE;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Obb, Shape, Sphere};
 use sepax_world::{

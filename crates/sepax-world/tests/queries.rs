@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax_narrowphase::distance::{closest_points_shapes, point_closest_points};
 use sepax_narrowphase::intersect::intersects_shapes;
-use sepax_narrowphase::toi::{time_of_impact, CastOptions, Motion};
+use sepax_narrowphase::toi::{time_of_impact_shapes, CastOptions, Motion};
 use sepax_shapes::math::{Isometry3, Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{
     Aabb, Capsule, CullMode, Frustum, Obb, Ray, Shape, Sphere, Triangle, Visibility,
@@ -284,7 +284,7 @@ fn check_casts(rng: &mut ChaCha8Rng, world: &World, ids: &[ColliderId]) {
             let mut expect: Vec<_> = seen(world, &q)
                 .into_iter()
                 .filter_map(|(id, c)| {
-                    let toi = time_of_impact(
+                    let toi = time_of_impact_shapes(
                         &p,
                         &motion,
                         c.world_shape(),

@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax_narrowphase::distance::distance_shapes;
 use sepax_narrowphase::intersect::intersects_shapes;
-use sepax_narrowphase::toi::{time_of_impact, CastOptions, Motion};
+use sepax_narrowphase::toi::{time_of_impact_shapes, CastOptions, Motion};
 use sepax_shapes::math::{Isometry3, Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Obb, Shape};
 use sepax_world::{
@@ -166,7 +166,7 @@ impl Case {
                             None => unreachable!(),
                         };
                         let (prev_me, mm) = self.motion(b, k, i);
-                        let toi = time_of_impact(
+                        let toi = time_of_impact_shapes(
                             &prev_me,
                             &mm,
                             &prev_other,

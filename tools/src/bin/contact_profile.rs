@@ -2,10 +2,10 @@
 //! in a plain loop, for profilers. Run:
 //! `cargo run --release -p sepax-tools --bin contact_profile -- [random|resting] [PASSES] [pen|into|batch]`;
 //! with `pen`, the axis selection alone (`box_box::penetration`) instead of the whole manifold;
-//! with `into`, the in-place `contact_manifold_into` into one reused manifold; with `batch`, the
-//! batch `contact_manifolds_into` over the 4096 pairs into 4096 reused manifolds (one call per
+//! with `into`, the in-place `box_box::manifold_into` into one reused manifold; with `batch`, the
+//! batch `box_box::manifolds_into` over the 4096 pairs into 4096 reused manifolds (one call per
 //! pass, time per pair); with `batch-portable`, the batch without the run-time AVX2 build
-//! (`contact_manifolds_into_portable`).
+//! (`box_box::manifolds_into_portable`).
 //! Instructions per call: `valgrind --tool=callgrind --toggle-collect='*contact_manifold_call*'
 //! <binary> random 1 [into]` (or `--toggle-collect='*penetration_call*' <binary> random 1 pen`;
 //! the data set is built outside the collected function), then divide the collected `Ir` by the
@@ -18,10 +18,7 @@
 // `to_bits() as u64` widens in f32 and is the identity in f64.
 #![allow(clippy::unnecessary_cast)]
 
-use sepax::narrowphase::contact::box_box::{
-    contact_manifold, contact_manifold_into, contact_manifolds_into,
-    contact_manifolds_into_portable, penetration, BoxPenetration,
-};
+use sepax::narrowphase::contact::box_box::{self, BoxPenetration};
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold};
 use sepax::narrowphase::sat::SatAxis;
 use sepax::prelude::Obb;
@@ -33,13 +30,13 @@ use sepax_benches::box_pairs as data;
 /// it (the library function is inlined into its caller).
 #[inline(never)]
 fn contact_manifold_call(a: &Obb, b: &Obb, config: &ContactConfig) -> Option<ContactManifold> {
-    contact_manifold(a, b, config)
+    box_box::manifold(a, b, config)
 }
 
 /// One axis selection, out of line for `--toggle-collect='*penetration_call*'`.
 #[inline(never)]
 fn penetration_call(a: &Obb, b: &Obb) -> BoxPenetration {
-    penetration(a, b)
+    box_box::least_penetration(a, b)
 }
 
 /// FNV-1a-like hash of every bit of the results.
@@ -70,7 +67,7 @@ fn contact_manifold_call_into(
     config: &ContactConfig,
     out: &mut ContactManifold,
 ) -> bool {
-    contact_manifold_into(a, b, config, out)
+    box_box::manifold_into(a, b, config, out)
 }
 
 /// One batch call over a pass's pairs, out of line for `--toggle-collect='*batch_call*'`.
@@ -80,7 +77,7 @@ fn batch_call(
     config: &ContactConfig,
     out: &mut [ContactManifold],
 ) -> usize {
-    contact_manifolds_into(pairs, config, out)
+    box_box::manifolds_into(pairs, config, out)
 }
 
 /// [`batch_call`] with the portable batch (`--toggle-collect='*batch_portable_call*'`).
@@ -90,7 +87,7 @@ fn batch_portable_call(
     config: &ContactConfig,
     out: &mut [ContactManifold],
 ) -> usize {
-    contact_manifolds_into_portable(pairs, config, out)
+    box_box::manifolds_into_portable(pairs, config, out)
 }
 
 fn main() {

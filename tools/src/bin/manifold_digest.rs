@@ -3,19 +3,16 @@
 //! and with the boxes' world AABBs in all kind mixes: two builds give the same digests exactly
 //! when their results are bit-identical on these calls. Run the same command on both builds
 //! (and with `--features f64`): `cargo run --release -p sepax-tools --bin manifold_digest`. It also checks
-//! that the in-place `contact_manifold_into`, into one reused manifold, gives the same bits, and
-//! that the batch `contact_manifolds_into` over all the pairs of each kind mix (stale manifolds
+//! that the in-place `box_box::manifold_into`, into one reused manifold, gives the same bits, and
+//! that the batch `box_box::manifolds_into` over all the pairs of each kind mix (stale manifolds
 //! in its output) does too. With the argument `portable`, the batch is the portable build
-//! (`contact_manifolds_into_portable`, no run-time AVX2): the digests must not change.
+//! (`box_box::manifolds_into_portable`, no run-time AVX2): the digests must not change.
 
 // The data module also serves the bench, which uses all of it.
 #![allow(dead_code)]
 // `to_bits() as u64` widens in f32 and is the identity in f64.
 #![allow(clippy::unnecessary_cast)]
-use sepax::narrowphase::contact::box_box::{
-    contact_manifold, contact_manifold_into, contact_manifolds_into,
-    contact_manifolds_into_portable,
-};
+use sepax::narrowphase::contact::box_box;
 use sepax::narrowphase::contact::{ContactConfig, ContactManifold, ContactPoint, FeatureId};
 use sepax::prelude::*;
 
@@ -52,14 +49,14 @@ impl H {
     }
 }
 
-/// `contact_manifold_into` into `out` (whatever it held before), as an `Option`.
+/// `box_box::manifold_into` into `out` (whatever it held before), as an `Option`.
 fn into<A: BoxShape, B: BoxShape>(
     a: &A,
     b: &B,
     cfg: &ContactConfig,
     out: &mut ContactManifold,
 ) -> Option<ContactManifold> {
-    contact_manifold_into(a, b, cfg, out).then(|| out.clone())
+    box_box::manifold_into(a, b, cfg, out).then(|| out.clone())
 }
 
 /// A manifold holding stale values (what a reused output slot may hold).
@@ -78,7 +75,7 @@ fn stale() -> ContactManifold {
     m
 }
 
-/// `contact_manifolds_into` over `pairs` into stale slots, as `Option`s (`None` where the
+/// `box_box::manifolds_into` over `pairs` into stale slots, as `Option`s (`None` where the
 /// points are empty, after checking that the slot's normal and depth were left as they were).
 fn batch<A: BoxShape, B: BoxShape>(
     pairs: &[(&A, &B)],
@@ -86,9 +83,9 @@ fn batch<A: BoxShape, B: BoxShape>(
 ) -> Vec<Option<ContactManifold>> {
     let mut out = vec![stale(); pairs.len()];
     let n = if portable() {
-        contact_manifolds_into_portable(pairs, cfg, &mut out)
+        box_box::manifolds_into_portable(pairs, cfg, &mut out)
     } else {
-        contact_manifolds_into(pairs, cfg, &mut out)
+        box_box::manifolds_into(pairs, cfg, &mut out)
     };
     let s = stale();
     let r: Vec<_> = out
@@ -125,16 +122,16 @@ fn main() {
             let mut reused = ContactManifold::empty();
             let mut npts = 0;
             for p in &pairs {
-                let m = contact_manifold(&p.a, &p.b, cfg);
+                let m = box_box::manifold(&p.a, &p.b, cfg);
                 npts += m.as_ref().map_or(0, |m| m.points.len());
                 h.m(&m);
-                h.m(&contact_manifold(&p.b, &p.a, cfg));
+                h.m(&box_box::manifold(&p.b, &p.a, cfg));
                 // AABB mixes: the boxes' bounding boxes and an axis-aligned copy.
                 let aa = p.a.world_aabb();
                 let ab = p.b.world_aabb();
-                hab.m(&contact_manifold(&aa, &p.b, cfg));
-                hab.m(&contact_manifold(&p.a, &ab, cfg));
-                hab.m(&contact_manifold(&aa, &ab, cfg));
+                hab.m(&box_box::manifold(&aa, &p.b, cfg));
+                hab.m(&box_box::manifold(&p.a, &ab, cfg));
+                hab.m(&box_box::manifold(&aa, &ab, cfg));
                 hi.m(&into(&p.a, &p.b, cfg, &mut reused));
                 hi.m(&into(&p.b, &p.a, cfg, &mut reused));
                 habi.m(&into(&aa, &p.b, cfg, &mut reused));

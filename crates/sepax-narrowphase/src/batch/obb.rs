@@ -30,7 +30,7 @@ pub(crate) fn filter<V: Lane256>(a: &ObbLanes<V>, b: &ObbLanes<V>) -> (LaneMask,
     let s = axes::filter_scale(ha, hb, d, V::splat(0.0));
     // NaN (undecided) unless s < MAX / 64.
     let e = axes::filter_bound(a.axes_error + b.axes_error, s);
-    let finite = s.lt_mask(V::splat(axes::FILTER_SCALE_LIMIT));
+    let finite = s.lt_mask(V::splat(sepax_shapes::tolerance::FILTER_SCALE_LIMIT));
     let (aa, bb) = (arr3!(i => w3(&a.axes[i])), arr3!(j => w3(&b.axes[j])));
     // r[i][j] = R_ij = a_i . b_j, t = A^T d.
     let r: [[V; 3]; 3] = arr3!(i => arr3!(j => axes::dot(aa[i], bb[j])));

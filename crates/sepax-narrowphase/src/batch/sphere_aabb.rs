@@ -8,8 +8,8 @@
 use super::lanes::{arr3, Lane256, LaneMask};
 use super::soa::{AabbLanes, AabbSoa, SphereLanes, SphereSoa};
 use super::PairKernel;
-use crate::intersect::sphere_aabb::ALLOWANCE;
 use sepax_shapes::math::Real;
+use sepax_shapes::tolerance::SPHERE_AABB_ALLOWANCE as ALLOWANCE;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Sphere};
 

@@ -17,7 +17,7 @@ use sepax_shapes::Aabb;
 /// k* = argmin o_k;  s = sign(c_b - c_a)_k*;  mtv = s o_k* e_k*
 /// ```
 #[must_use]
-pub fn penetration(a: &Aabb, b: &Aabb) -> Option<Vector3> {
+pub fn aabb_min_translation(a: &Aabb, b: &Aabb) -> Option<Vector3> {
     let (amin, amax, bmin, bmax) = (a.min(), a.max(), b.min(), b.max());
     let mut best: Option<(usize, Real, Real)> = None;
     for k in 0..3 {
@@ -56,19 +56,28 @@ mod tests {
     fn least_overlap_axis_signed_by_centres() {
         let a = bx([0.0, 0.0, 0.0], [2.0, 2.0, 2.0]);
         let b = bx([1.5, 0.5, -0.5], [3.5, 1.5, 1.0]);
-        assert_eq!(penetration(&a, &b), Some(Vector3::new(0.5, 0.0, 0.0)));
-        assert_eq!(penetration(&b, &a), Some(Vector3::new(-0.5, 0.0, 0.0)));
+        assert_eq!(
+            aabb_min_translation(&a, &b),
+            Some(Vector3::new(0.5, 0.0, 0.0))
+        );
+        assert_eq!(
+            aabb_min_translation(&b, &a),
+            Some(Vector3::new(-0.5, 0.0, 0.0))
+        );
         let c = bx([0.5, -0.25, 0.5], [1.5, 0.5, 1.5]);
-        assert_eq!(penetration(&a, &c), Some(Vector3::new(0.0, -0.5, 0.0)));
+        assert_eq!(
+            aabb_min_translation(&a, &c),
+            Some(Vector3::new(0.0, -0.5, 0.0))
+        );
     }
 
     #[test]
     fn touching_is_zero_and_disjoint_is_none() {
         let a = bx([0.0; 3], [1.0; 3]);
         let t = bx([1.0, 0.0, 0.0], [2.0, 1.0, 1.0]);
-        assert_eq!(penetration(&a, &t), Some(Vector3::zeros()));
+        assert_eq!(aabb_min_translation(&a, &t), Some(Vector3::zeros()));
         let d = bx([1.5, 0.0, 0.0], [2.0, 1.0, 1.0]);
-        assert_eq!(penetration(&a, &d), None);
+        assert_eq!(aabb_min_translation(&a, &d), None);
     }
 
     #[test]
@@ -79,15 +88,30 @@ mod tests {
         let a = bx([-4.0 * p; 3], [4.0 * p; 3]);
         let b = bx([0.0, -2.0 * p, 3.0 * p], [4.0 * p, 2.0 * p, 4.0 * p]);
         // z: b's centre is above a's, b moves up by 4p - 3p.
-        assert_eq!(penetration(&a, &b), Some(Vector3::new(0.0, 0.0, p)));
-        assert_eq!(penetration(&b, &a), Some(Vector3::new(0.0, 0.0, -p)));
+        assert_eq!(
+            aabb_min_translation(&a, &b),
+            Some(Vector3::new(0.0, 0.0, p))
+        );
+        assert_eq!(
+            aabb_min_translation(&b, &a),
+            Some(Vector3::new(0.0, 0.0, -p))
+        );
         // Overlaps of 2^128 on every axis: beyond the f32 range, reported as MAX there.
         let full = (8.0 * p).min(m);
-        assert_eq!(penetration(&a, &a), Some(Vector3::new(full, 0.0, 0.0)));
+        assert_eq!(
+            aabb_min_translation(&a, &a),
+            Some(Vector3::new(full, 0.0, 0.0))
+        );
         // Centres compared where the differences overflow: [-MAX, MAX] against [MAX/2, MAX].
         let w = bx([-m, -m, -m], [m, m, m]);
         let t = bx([0.5 * m, -m, -m], [m, m, m]);
-        assert_eq!(penetration(&w, &t), Some(Vector3::new(0.5 * m, 0.0, 0.0)));
-        assert_eq!(penetration(&t, &w), Some(Vector3::new(-0.5 * m, 0.0, 0.0)));
+        assert_eq!(
+            aabb_min_translation(&w, &t),
+            Some(Vector3::new(0.5 * m, 0.0, 0.0))
+        );
+        assert_eq!(
+            aabb_min_translation(&t, &w),
+            Some(Vector3::new(-0.5 * m, 0.0, 0.0))
+        );
     }
 }

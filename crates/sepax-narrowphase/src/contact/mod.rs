@@ -1,13 +1,14 @@
 //! Penetration (minimum translation) and contact manifolds for every pair of
-//! [`sepax_shapes::ShapeKind`]s, through one exhaustive `match` on the pair of kinds
-//! ([`contact_manifold`], [`penetration`]).
+//! [`sepax_shapes::ShapeKind`]s: [`contact_manifold`] and [`penetration`] on two shape types
+//! ([`ContactWith`]), [`contact_manifold_shapes`] and [`penetration_shapes`] on two [`Shape`]s
+//! (one exhaustive `match` on the pair of kinds, calling the typed ones).
 //!
 //! Conventions (the same for every pair):
 //! - the normal is a unit vector from the first shape `A` toward the second `B`: translating `B`
 //!   by `depth * normal` makes the two shapes touch;
 //! - `depth > 0` is penetration, `depth < 0` a gap (speculative contact, reported only while the
 //!   gap is at most [`ContactConfig::margin`]); through [`contact_manifold`] with margin 0, a
-//!   pair has a manifold exactly when [`crate::intersect::intersects_shapes`] reports it
+//!   pair has a manifold exactly when [`crate::intersect::intersects`] reports it
 //!   intersecting (box pairs: when [`crate::intersect::classify`] does not certify a gap);
 //! - every number is finite for finite shapes; a penetration deeper than `Real::MAX` (shapes
 //!   spanning most of the range) is reported as `Real::MAX`;
@@ -20,17 +21,22 @@
 //! (or one point from the closest points of two edges). Spheres and capsules are handled in
 //! closed form; every shape is a convex *core* (point, segment, box, triangle) grown by a radius,
 //! and pairs whose cores overlap fall back to a separating-axis search over the cores
-//! ([`rounded`]).
+//! (`rounded.rs`).
 
-pub mod aabb_aabb;
+mod aabb_aabb;
 pub mod box_box;
 mod dispatch;
-pub mod rounded;
+mod rounded;
 
-pub use dispatch::{contact_manifold, penetration};
+pub use aabb_aabb::aabb_min_translation;
+pub use dispatch::{
+    contact_manifold, contact_manifold_shapes, penetration, penetration_shapes, ContactWith,
+};
 
 use arrayvec::ArrayVec;
 use sepax_shapes::math::{Point3, Real, Vector3};
+#[cfg(doc)]
+use sepax_shapes::Shape;
 
 /// Settings of the contact queries.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -132,7 +138,7 @@ impl Default for ContactManifold {
 
 impl ContactManifold {
     /// A manifold without points (zero normal and depth): the slot that the in-place queries
-    /// ([`box_box::contact_manifold_into`], [`box_box::contact_manifolds_into`]) fill, and
+    /// ([`box_box::manifold_into`], [`box_box::manifolds_into`]) fill, and
     /// what they leave without points for a pair not in contact.
     #[inline]
     pub fn empty() -> Self {

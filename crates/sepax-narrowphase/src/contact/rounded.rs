@@ -40,7 +40,6 @@ mod points;
 
 use arrayvec::ArrayVec;
 use sepax_shapes::math::{Point3, Real, Vector3};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Obb;
 
 use super::{single, ContactConfig, ContactManifold, ContactPoint, FeatureId};
@@ -225,32 +224,12 @@ fn segment_triangle(p0: &Point3, p1: &Point3, v: &[Point3; 3]) -> Option<(Point3
     best.filter(|_| best_d > 0.0)
 }
 
-/// Pairs whose magnitude (largest coordinate, half-extent or radius) leaves
-/// `2^-16 .. 2^16` are rescaled by a power of two into `[1/32, 1/16)` before anything is
-/// computed: squared distances, cross products of edges and the triangles' in-plane normals
-/// (products of three coordinates) then stay in the normal range of `f32` even for differences
-/// of one ulp, and `c_B - c_A` cannot overflow near `Real::MAX`. The scaling is exact, so inside
-/// the window (where it is 1) nothing changes.
-pub const SCALE_WINDOW: Real = 65536.0;
+use sepax_shapes::tolerance::CONTACT_SCALE_WINDOW as SCALE_WINDOW;
 
-/// Rounding allowance of the closest points of two cores, per unit of the pair's magnitude `m`
-/// (and per unit of the boxes' axes defect `delta` times `m`): the closest point on a box or
-/// triangle and the closest points of two segments are computed in world coordinates, to a few
-/// `u m` (a box's frame change adds `delta m`). A distance at or below this carries no
-/// direction (its difference vector is rounding), so such pairs take the SAT over the cores,
-/// whose axes are exact directions of the shapes; the depth then differs from the analytic one
-/// by at most this distance.
-pub const CLOSEST_NOISE: Real = 64.0 * UNIT_ROUNDOFF;
-/// The axes-defect part of [`CLOSEST_NOISE`]: `CLOSEST_NOISE_DEFECT * delta * m`.
-pub const CLOSEST_NOISE_DEFECT: Real = 8.0;
+use sepax_shapes::tolerance::CONTACT_CLOSEST_NOISE as CLOSEST_NOISE;
+use sepax_shapes::tolerance::CONTACT_CLOSEST_NOISE_DEFECT as CLOSEST_NOISE_DEFECT;
 
-/// The rounding band of the margin decision, per unit of the magnitude `m` (plus `32 delta m`,
-/// `delta` the boxes' axes defects). Pairs are computed up to `band` beyond the margin; one
-/// whose depth is below `-margin` (positive margin), or at most `band` (margin 0), keeps its
-/// manifold only when the pair's overlap test ([`crate::intersect`]) says the shapes meet. The
-/// band covers the overlap tests' own bands (`2 (16u + 4 delta) S`, `S <= 12 m`) and this
-/// module's rounding, so every pair the overlap test reports gets a manifold.
-pub const DECISION_BAND: Real = 1024.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::CONTACT_DECISION_BAND as DECISION_BAND;
 
 /// The contact manifold of two rounded cores (see the module docs). `meets` is the overlap
 /// test of the pair ([`crate::intersect`]); it is called only when the computed depth lies in

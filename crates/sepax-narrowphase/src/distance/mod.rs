@@ -88,11 +88,7 @@ pub(crate) fn with_radii(c: CorePair, ra: Real, rb: Real) -> ClosestPoints {
     }
 }
 
-/// Distances within `TOUCH_SNAP * S` (`S` the pair's scale: centre distance plus sizes) are
-/// handed to the certified overlap test of [`crate::intersect`], and reported as 0 when it
-/// says the shapes meet. Touching pairs (exact distance 0) then get exactly 0 even where GJK
-/// ends a few `u S` away, and `distance == 0` agrees with `intersects` near contact.
-pub const TOUCH_SNAP: Real = 4.0 * crate::gjk::GJK_TOLERANCE;
+use sepax_shapes::tolerance::TOUCH_SNAP;
 
 /// A power of two `k` bringing a magnitude `m` into `[1/32, 1/16)` when `m` leaves
 /// `2^-16 .. 2^16` (1 otherwise, and for zero or non-finite `m`). GJK's sub-algorithm forms

@@ -11,15 +11,19 @@ pub mod segment;
 pub mod segment_box;
 pub mod triangle;
 
+#[cfg_attr(not(feature = "bench-internals"), allow(unused_imports))]
 pub use robust::{cross_accurate, diff_of_products};
+#[cfg_attr(not(feature = "bench-internals"), allow(unused_imports))]
 pub use segment::{
     closest_point_on_segment, point_segment_distance_squared, segment_segment_closest,
     segment_segment_distance_squared, SegmentSegmentClosest,
 };
+#[cfg_attr(not(feature = "bench-internals"), allow(unused_imports))]
 pub use segment_box::{
     point_local_box_distance_squared, segment_aabb_distance_squared,
     segment_local_box_distance_squared, segment_obb_distance_squared,
 };
+#[cfg_attr(not(feature = "bench-internals"), allow(unused_imports))]
 pub use triangle::{
     closest_point_on_triangle, point_triangle_distance_squared, segment_crosses_triangle,
     segment_triangle_distance_squared,

@@ -83,6 +83,7 @@ pub fn segment_local_box_distance_squared(p: &Vector3, q: &Vector3, h: &Vector3)
 /// Squared distance between the closed segment `p q` and an AABB (0 when they meet). Works
 /// relative to the box's minimum corner and centre, so boxes far from the origin keep their
 /// precision.
+#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))]
 pub fn segment_aabb_distance_squared(p: &Point3, q: &Point3, aabb: &Aabb) -> Real {
     let min = aabb.min();
     let h = (aabb.max() - min) * 0.5;

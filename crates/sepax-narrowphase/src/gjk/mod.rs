@@ -23,18 +23,17 @@
 mod simplex;
 mod support;
 
+#[cfg(feature = "bench-internals")]
+#[doc(hidden)]
 pub use simplex::{closest_on_simplex, Reduced};
+#[cfg(not(feature = "bench-internals"))]
+pub(crate) use simplex::{closest_on_simplex, Reduced};
 pub(crate) use support::norm_safe;
 pub use support::{ConvexCore, SupportMap};
 
 use sepax_shapes::math::{Point3, Real, Vector3};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 
-/// Stopping tolerance of GJK per unit of the pair's scale `S` (the largest 1-norm of a pair of
-/// support points relative to the base point): the search stops when the upper and lower
-/// bounds on the distance are within `GJK_TOLERANCE * S`. Rounding in the support points and the
-/// sub-algorithm is a few `u S`, so this is as tight as the arithmetic allows.
-pub const GJK_TOLERANCE: Real = 32.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::GJK_TOLERANCE;
 
 /// Iteration cap. On polytopes GJK ends when a support point repeats (a few iterations for
 /// boxes); the cap only guards against rounding-induced cycles.

@@ -7,17 +7,12 @@
 //! `S = |p|_1 + |q|_1 + |h|_1 + r`; a pair whose exact gap is at most `2 * ALLOWANCE * S` may be
 //! reported as touching; an intersecting pair is never reported as separated.
 
-use sepax_shapes::math::Real;
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Capsule};
 
 use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::segment_box::segment_local_box_distance_squared;
 
-/// Rounding allowance per unit of `S`: two roundings to reach the box frame, and the
-/// segment–box distance is accurate to about `10 u S` (segment–edge distances, see
-/// `geometry::segment`); 16u covers it.
-pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::CAPSULE_AABB_ALLOWANCE as ALLOWANCE;
 
 /// Whether a closed capsule and a closed AABB intersect (touching counts).
 pub fn intersects(a: &Capsule, b: &Aabb) -> bool {
@@ -39,6 +34,7 @@ pub fn intersects(a: &Capsule, b: &Aabb) -> bool {
 mod tests {
     use super::*;
     use sepax_shapes::math::Point3;
+    use sepax_shapes::math::Real;
 
     fn cap(p: [Real; 3], q: [Real; 3], r: Real) -> Capsule {
         Capsule::new(Point3::from(p), Point3::from(q), r).unwrap()

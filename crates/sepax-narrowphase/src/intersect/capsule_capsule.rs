@@ -8,16 +8,13 @@
 //! intersecting pair is never reported as separated. Parallel, collinear and point (`p0 == p1`)
 //! cores are handled.
 
-use sepax_shapes::math::{Point3, Real};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::math::Point3;
 use sepax_shapes::Capsule;
 
 use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::segment::segment_segment_distance_squared;
 
-/// Rounding allowance per unit of `S`: the segment distance is accurate to about
-/// `10 u (|w| + |d1| + |d2|)` (see `geometry::segment`); 16u covers it.
-pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::CAPSULE_CAPSULE_ALLOWANCE as ALLOWANCE;
 
 /// Whether two closed capsules intersect (touching counts).
 pub fn intersects(a: &Capsule, b: &Capsule) -> bool {
@@ -37,6 +34,7 @@ pub fn intersects(a: &Capsule, b: &Capsule) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sepax_shapes::math::Real;
 
     fn cap(p: [Real; 3], q: [Real; 3], r: Real) -> Capsule {
         Capsule::new(Point3::from(p), Point3::from(q), r).unwrap()

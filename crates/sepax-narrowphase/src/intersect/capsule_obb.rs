@@ -7,20 +7,14 @@
 //! `2 (ALLOWANCE + AXES_FACTOR e) S` may be reported as touching; an intersecting pair is never
 //! reported as separated.
 
-use sepax_shapes::math::Real;
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Capsule, Obb};
 
 use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::segment_box::segment_local_box_distance_squared;
 
-/// Rounding allowance per unit of `S`: the frame change costs `gamma(3)` per coordinate, the
-/// segment–box distance about `10 u S`; 16u covers both.
-pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::CAPSULE_OBB_ALLOWANCE as ALLOWANCE;
 
-/// Allowance for non-orthonormal axes, as a multiple of the box's measured axes defect per unit
-/// of `S` (see [`super::sphere_obb::AXES_FACTOR`] for the reasoning).
-pub const AXES_FACTOR: Real = 4.0;
+use sepax_shapes::tolerance::CAPSULE_OBB_AXES_FACTOR as AXES_FACTOR;
 
 /// Whether a closed capsule and a closed OBB intersect (touching counts).
 pub fn intersects(a: &Capsule, b: &Obb) -> bool {
@@ -41,6 +35,7 @@ pub fn intersects(a: &Capsule, b: &Obb) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sepax_shapes::math::Real;
     use sepax_shapes::math::{Point3, UnitQuaternion, Vector3};
 
     #[test]

@@ -7,16 +7,13 @@
 //! `r`, a pair whose exact gap is at most `2 * ALLOWANCE * S` may be reported as touching; an
 //! intersecting pair is never reported as separated.
 
-use sepax_shapes::math::{Point3, Real};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::math::Point3;
 use sepax_shapes::{Capsule, Triangle};
 
 use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::triangle::segment_triangle_distance_squared;
 
-/// Rounding allowance per unit of `S`: the segment–triangle distance is accurate to about
-/// `10 u S` (accurate normals and edge normals, robust segment–segment); 16u covers it.
-pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::CAPSULE_TRIANGLE_ALLOWANCE as ALLOWANCE;
 
 /// Whether a closed capsule and a closed triangle intersect (touching counts).
 pub fn intersects(a: &Capsule, b: &Triangle) -> bool {
@@ -35,6 +32,7 @@ pub fn intersects(a: &Capsule, b: &Triangle) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sepax_shapes::math::Real;
 
     fn cap(p: [Real; 3], q: [Real; 3], r: Real) -> Capsule {
         Capsule::new(Point3::from(p), Point3::from(q), r).unwrap()

@@ -1,22 +1,22 @@
 //! Boolean overlap tests. One file per shape pair; [`intersects_shapes`] dispatches a pair of
 //! [`sepax_shapes::Shape`]s of any kinds to them.
 
-pub mod aabb_aabb;
-pub mod obb_obb;
+mod aabb_aabb;
+mod obb_obb;
 
 // --- pair modules for spheres, capsules and triangles (one file per pair) ---
-pub mod capsule_aabb;
-pub mod capsule_capsule;
-pub mod capsule_obb;
-pub mod capsule_triangle;
-pub mod sphere_aabb;
-pub mod sphere_capsule;
-pub mod sphere_obb;
-pub mod sphere_sphere;
-pub mod sphere_triangle;
-pub mod triangle_aabb;
-pub mod triangle_obb;
-pub mod triangle_triangle;
+mod capsule_aabb;
+mod capsule_capsule;
+mod capsule_obb;
+mod capsule_triangle;
+mod sphere_aabb;
+mod sphere_capsule;
+mod sphere_obb;
+mod sphere_sphere;
+mod sphere_triangle;
+mod triangle_aabb;
+mod triangle_obb;
+mod triangle_triangle;
 // --- end of pair modules ---
 
 mod dispatch;

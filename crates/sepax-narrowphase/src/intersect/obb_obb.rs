@@ -10,7 +10,7 @@ use crate::sat::{BoxFrame, Classification, SatAxis};
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::{Aabb, Obb};
 
-/// A box, axis-aligned or oriented: what [`classify`], [`intersects`] and [`explain`] take.
+/// A box, axis-aligned or oriented: what [`classify`], [`intersects`](crate::intersect::intersects) and [`explain`] take.
 pub trait BoxShape {
     /// The box as the SAT kernels see it.
     fn frame(&self) -> BoxFrame;

@@ -8,16 +8,12 @@
 //! Band: with `S = |min - c|_1 + |max - c|_1 + r`, a pair whose exact gap is at most
 //! `2 * ALLOWANCE * S` may be reported as touching; an intersecting pair never as separated.
 
-use sepax_shapes::math::{Real, Vector3};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::math::Vector3;
 use sepax_shapes::{Aabb, Sphere};
 
 use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 
-/// Rounding allowance per unit of the magnitude `S`. The corners relative to the centre carry
-/// one rounding each (relative `u`), the clamp is exact and the sum of squares adds `gamma(3)`;
-/// 8u covers it with room to spare.
-pub const ALLOWANCE: Real = 8.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::SPHERE_AABB_ALLOWANCE as ALLOWANCE;
 
 /// Whether a closed ball and a closed AABB intersect (touching counts).
 pub fn intersects(a: &Sphere, b: &Aabb) -> bool {
@@ -35,6 +31,7 @@ pub fn intersects(a: &Sphere, b: &Aabb) -> bool {
 mod tests {
     use super::*;
     use sepax_shapes::math::Point3;
+    use sepax_shapes::math::Real;
 
     fn bx(min: [Real; 3], max: [Real; 3]) -> Aabb {
         Aabb::new(Point3::from(min), Point3::from(max)).unwrap()

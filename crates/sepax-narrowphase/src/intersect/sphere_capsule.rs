@@ -5,17 +5,13 @@
 //! Band: with `S = |p0 - c|_1 + |p1 - c|_1 + r_a + r_b`, a pair whose exact gap is at most
 //! `2 * ALLOWANCE * S` may be reported as touching; an intersecting pair never as separated.
 
-use sepax_shapes::math::{Point3, Real};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::math::Point3;
 use sepax_shapes::{Capsule, Sphere};
 
 use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::segment::point_segment_distance_squared;
 
-/// Rounding allowance per unit of `S`: the clamped projection is backward stable (the
-/// parameter carries `gamma(6)` relative error, the point and the difference a few more
-/// roundings); 16u covers it.
-pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::SPHERE_CAPSULE_ALLOWANCE as ALLOWANCE;
 
 /// Whether a closed ball and a closed capsule intersect (touching counts).
 pub fn intersects(a: &Sphere, b: &Capsule) -> bool {
@@ -34,6 +30,7 @@ pub fn intersects(a: &Sphere, b: &Capsule) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sepax_shapes::math::Real;
 
     fn cap(p: [Real; 3], q: [Real; 3], r: Real) -> Capsule {
         Capsule::new(Point3::from(p), Point3::from(q), r).unwrap()

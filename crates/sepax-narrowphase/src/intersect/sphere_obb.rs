@@ -8,20 +8,14 @@
 //! [`Obb::axes_error`], a pair whose exact gap is at most `2 (ALLOWANCE + AXES_FACTOR e) S` may
 //! be reported as touching; an intersecting pair is never reported as separated.
 
-use sepax_shapes::math::{Real, Vector3};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::math::Vector3;
 use sepax_shapes::{Obb, Sphere};
 
 use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 
-/// Rounding allowance per unit of `S`: the frame change `A^T v` is off by `gamma(3) |v|_1` per
-/// coordinate, the clamp is exact, the sum of squares adds `gamma(3)`; 16u covers it.
-pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::SPHERE_OBB_ALLOWANCE as ALLOWANCE;
 
-/// Allowance for non-orthonormal axes, as a multiple of the box's measured defect
-/// `e = max |a_i . a_j - delta_ij|` per unit of `S`. With `A = Q (I + F)`, `|F| <= 3e`, the
-/// transpose misplaces the centre by at most `3e |v|` and the box points by `3e |h|`.
-pub const AXES_FACTOR: Real = 4.0;
+use sepax_shapes::tolerance::SPHERE_OBB_AXES_FACTOR as AXES_FACTOR;
 
 /// Whether a closed ball and a closed OBB intersect (touching counts).
 pub fn intersects(a: &Sphere, b: &Obb) -> bool {
@@ -38,6 +32,7 @@ pub fn intersects(a: &Sphere, b: &Obb) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sepax_shapes::math::Real;
     use sepax_shapes::math::{Point3, UnitQuaternion};
 
     fn rotated(c: [Real; 3], h: [Real; 3]) -> Obb {

@@ -7,16 +7,11 @@
 //! `2 * ALLOWANCE * S` may be reported as touching; an intersecting pair is never reported as
 //! separated.
 
-use sepax_shapes::math::Real;
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Sphere;
 
 use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 
-/// Rounding allowance per unit of the magnitude `S` (see the module docs). The computed
-/// distance is off by at most `gamma(4) |c_b - c_a|` (one subtraction, a three-term sum of
-/// squares); 8u covers that and the rounding of the radius sum with room to spare.
-pub const ALLOWANCE: Real = 8.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::SPHERE_SPHERE_ALLOWANCE as ALLOWANCE;
 
 /// Whether two closed balls intersect (touching counts).
 pub fn intersects(a: &Sphere, b: &Sphere) -> bool {
@@ -31,6 +26,7 @@ pub fn intersects(a: &Sphere, b: &Sphere) -> bool {
 mod tests {
     use super::*;
     use sepax_shapes::math::Point3;
+    use sepax_shapes::math::Real;
 
     fn s(x: Real, y: Real, z: Real, r: Real) -> Sphere {
         Sphere::new(Point3::new(x, y, z), r).unwrap()

@@ -6,17 +6,13 @@
 //! Band: with `S = sum_i |v_i - c|_1 + r`, a pair whose exact gap is at most
 //! `2 * ALLOWANCE * S` may be reported as touching; an intersecting pair never as separated.
 
-use sepax_shapes::math::{Point3, Real};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::math::Point3;
 use sepax_shapes::{Sphere, Triangle};
 
 use crate::geometry::robust::{max_abs, norm1, unit_scale, within_reach};
 use crate::geometry::triangle::point_triangle_distance_squared;
 
-/// Rounding allowance per unit of `S`: the face-region decision and the plane distance are
-/// accurate to a few `u |v|` (accurate normals, see `geometry::triangle`), the edge distances
-/// likewise; 16u covers them.
-pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::SPHERE_TRIANGLE_ALLOWANCE as ALLOWANCE;
 
 /// Whether a closed ball and a closed triangle intersect (touching counts).
 pub fn intersects(a: &Sphere, b: &Triangle) -> bool {
@@ -33,6 +29,7 @@ pub fn intersects(a: &Sphere, b: &Triangle) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sepax_shapes::math::Real;
 
     fn t(a: [Real; 3], b: [Real; 3], c: [Real; 3]) -> Triangle {
         Triangle::new(Point3::from(a), Point3::from(b), Point3::from(c)).unwrap()

@@ -22,18 +22,13 @@
 //! reported as touching; an intersecting pair is never reported as separated.
 
 use sepax_shapes::math::{Point3, Real, Vector3};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, Triangle};
 
 use crate::geometry::robust::{cross_accurate, max_abs, norm1, pow2_scale};
 use crate::geometry::segment_box::segment_local_box_distance_squared;
 use crate::geometry::triangle::segment_triangle_distance_squared;
 
-/// Rounding allowance per unit of `S` and of `|a|_1` on each axis `a`, and per unit of `S` for
-/// the distance of ambiguous pairs: the frame change costs two roundings per coordinate, the
-/// projections `gamma(3)`, the box radius `gamma(3)`, the distance about `10 u S`; 16u covers
-/// them.
-pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::TRIANGLE_AABB_ALLOWANCE as ALLOWANCE;
 
 /// What one SAT axis says, given a rounding allowance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

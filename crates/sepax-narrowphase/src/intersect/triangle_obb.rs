@@ -10,20 +10,14 @@
 //! decided by distance as in `triangle_aabb`); an intersecting pair is never reported as
 //! separated.
 
-use sepax_shapes::math::Real;
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Obb, Triangle};
 
 use super::triangle_aabb::{triangle_local_box, triangle_scale};
 use crate::geometry::robust::norm1;
 
-/// Rounding allowance per unit of `S` and of `|a|_1`: the frame change costs `gamma(3)` per
-/// coordinate, the projections and box radius `gamma(3)` each; 16u covers them.
-pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::TRIANGLE_OBB_ALLOWANCE as ALLOWANCE;
 
-/// Allowance for non-orthonormal axes, as a multiple of the box's measured axes defect per unit
-/// of `S`: `A^T` instead of `A^-1` misplaces each vertex by at most `3e |v - c|`.
-pub const AXES_FACTOR: Real = 4.0;
+use sepax_shapes::tolerance::TRIANGLE_OBB_AXES_FACTOR as AXES_FACTOR;
 
 /// Whether a closed triangle and a closed OBB intersect (touching counts).
 pub fn intersects(a: &Triangle, b: &Obb) -> bool {
@@ -39,6 +33,7 @@ pub fn intersects(a: &Triangle, b: &Obb) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sepax_shapes::math::Real;
     use sepax_shapes::math::{Point3, UnitQuaternion, Vector3};
 
     fn t(a: [Real; 3], b: [Real; 3], c: [Real; 3]) -> Triangle {

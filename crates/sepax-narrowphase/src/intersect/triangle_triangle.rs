@@ -20,17 +20,13 @@
 //! never reported as separated.
 
 use sepax_shapes::math::{Point3, Real, Vector3};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Triangle;
 
 use super::triangle_aabb::{gap_verdict, triangle_scale, AxisVerdict};
 use crate::geometry::robust::{cross_accurate, norm1};
 use crate::geometry::triangle::segment_triangle_distance_squared;
 
-/// Rounding allowance per unit of `S` and of `|a|_1` on each axis `a` (and per unit of `S` for
-/// the distance of degenerate triangles): the projections cost `gamma(3)`, the base shift one
-/// rounding per coordinate; the segment–triangle distance about `10 u S`. 16u covers them.
-pub const ALLOWANCE: Real = 16.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::TRIANGLE_TRIANGLE_ALLOWANCE as ALLOWANCE;
 
 /// The verdict of `axis` on the two vertex triples, with allowance `tol * |axis|_1`.
 #[inline]

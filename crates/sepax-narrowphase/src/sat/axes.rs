@@ -19,9 +19,8 @@
 //! four pairs). The error bounds that go with these values are here too; the exact
 //! evaluation of what they leave undecided is [`super::certified`].
 
-use super::fast::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
-use sepax_shapes::math::Real;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::{FILTER_DEFECT_FACTOR, FILTER_ROUNDING_FACTOR};
 use sepax_simd::Lane;
 
 /// `x . y` in the order `(x_0 y_0 + x_1 y_1) + x_2 y_2`: an entry of `R = A^T B` (`x` = a_i,
@@ -77,15 +76,12 @@ pub fn filter_scale<L: Lane>(ha: [L; 3], hb: [L; 3], d: [L; 3], residue: L) -> L
 }
 
 /// The filter's error bound `E = (48 u + 24 (delta_A + delta_B)) S` on every slack
-/// (docs/tolerance.md); valid while `S < Real::MAX / 64` ([`FILTER_SCALE_LIMIT`]).
+/// (docs/tolerance.md); valid while `S < Real::MAX / 64` ([`FILTER_SCALE_LIMIT`](sepax_shapes::tolerance::FILTER_SCALE_LIMIT)).
 #[inline(always)]
 pub fn filter_bound<L: Lane>(defects: L, s: L) -> L {
     (L::splat(FILTER_ROUNDING_FACTOR * UNIT_ROUNDOFF) + L::splat(FILTER_DEFECT_FACTOR) * defects)
         * s
 }
-
-/// Below this scale `S` the filter's products cannot overflow and its bound holds.
-pub const FILTER_SCALE_LIMIT: Real = Real::MAX * (1.0 / 64.0);
 
 /// The scale `S = sum h_A + sum h_B + |t|_1` of the contact's bounds (`t` in A's frame).
 #[inline(always)]

@@ -17,9 +17,7 @@
 
 use super::{BoxFrame, Classification, SatAxis};
 
-/// Coefficient of `u64 * |L|_2 * S` in the bound of the f64 facet test (first-order
-/// derivation gives 16; see docs/tolerance.md).
-pub const CERT_ROUNDING_FACTOR: f64 = 20.0;
+use sepax_shapes::tolerance::CERT_ROUNDING_FACTOR;
 
 /// A box in f64.
 #[derive(Debug, Clone, Copy)]
@@ -127,6 +125,7 @@ pub struct AxisSlack {
     pub slack: f64,
     /// The computed radius sum `r_A(L) + r_B(L)` (the slack is `radius - |along|`); `bound`
     /// also covers `|radius~ - radius| + |along~ - along|`.
+    #[cfg_attr(not(feature = "bench-internals"), allow(dead_code))]
     pub radius: f64,
     /// The proven bound on the slack's error.
     pub bound: f64,
@@ -247,6 +246,7 @@ pub fn classify(a: &BoxFrame, b: &BoxFrame) -> Classification {
 }
 
 /// The verdict implied by a set of slacks (the same rule as [`classify`]).
+#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))]
 pub fn verdict(slacks: &[AxisSlack; 15]) -> Classification {
     verdict_of(slacks.iter().copied())
 }

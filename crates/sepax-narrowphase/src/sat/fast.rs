@@ -21,11 +21,6 @@ use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::{Aabb, Obb};
 use sepax_simd::V4;
 
-/// Coefficient of `u * S` in the filter's error bound (first-order derivation gives 31).
-pub const FILTER_ROUNDING_FACTOR: Real = 48.0;
-/// Coefficient of `(delta_A + delta_B) * S` (first-order derivation gives 22).
-pub const FILTER_DEFECT_FACTOR: Real = 24.0;
-
 /// What the filter concluded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FastVerdict {
@@ -101,7 +96,7 @@ fn bound(ha: &Vector3, hb: &Vector3, d: &Vector3, residue: Real, defects: Real) 
         [d.x, d.y, d.z],
         residue,
     );
-    if s < axes::FILTER_SCALE_LIMIT {
+    if s < sepax_shapes::tolerance::FILTER_SCALE_LIMIT {
         axes::filter_bound(defects, s)
     } else {
         Real::NAN

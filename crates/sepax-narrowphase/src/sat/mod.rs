@@ -21,9 +21,23 @@
 //!
 //! The derivation of both bounds is in `docs/tolerance.md`.
 
+// The lane formulas, the fast filter and the certified f64 test are internals: public (hidden
+// from the docs) only with the `bench-internals` feature, for the tests and profilers.
+#[cfg(feature = "bench-internals")]
+#[doc(hidden)]
 pub mod axes;
+#[cfg(not(feature = "bench-internals"))]
+pub(crate) mod axes;
+#[cfg(feature = "bench-internals")]
+#[doc(hidden)]
 pub mod certified;
+#[cfg(not(feature = "bench-internals"))]
+pub(crate) mod certified;
+#[cfg(feature = "bench-internals")]
+#[doc(hidden)]
 pub mod fast;
+#[cfg(not(feature = "bench-internals"))]
+pub(crate) mod fast;
 mod frame;
 
 pub use frame::BoxFrame;

@@ -36,8 +36,9 @@ use sepax_shapes::Shape;
 use super::{Toi, ToiStatus, TOI_DISTANCE_ALLOWANCE};
 use crate::distance::rounded_core_points;
 use crate::gjk::{norm_safe, ConvexCore};
-use crate::sat::certified::{dot, Box64, Pair64, CERT_ROUNDING_FACTOR};
+use crate::sat::certified::{dot, Box64, Pair64};
 use crate::sat::{BoxFrame, SatAxis};
+use sepax_shapes::tolerance::CERT_ROUNDING_FACTOR;
 
 /// Unit roundoff of `f64`.
 const U: f64 = f64::EPSILON / 2.0;

@@ -1,10 +1,10 @@
 //! Time of impact: the first time two moving shapes touch.
 //!
 //! - [`sweep_aabb_aabb`]: two translating AABBs, by slab entry and exit times (closed form).
-//! - [`cast_shapes`]: any pair of shapes with linear velocities.
+//! - [`cast`]: any pair of shapes with linear velocities ([`cast_shapes`] on two [`Shape`]s).
 //! - [`time_of_impact`]: any pair with linear and angular velocities (each shape spins about a
-//!   pivot point that moves with the linear velocity).
-//! - [`conservative_advancement`]: the general path of the last two, on its own.
+//!   pivot point that moves with the linear velocity; [`time_of_impact_shapes`] on two
+//!   [`Shape`]s).
 //!
 //! Two translating boxes (AABB/OBB in any mix, `target_distance <= 0`) take a closed form, the
 //! separating-axis sweep of `box_sweep.rs`: each of the 15 SAT axes admits an interval of times
@@ -53,22 +53,25 @@
 //!     if t > t_max: no hit
 //! ```
 
+mod advance;
 mod box_sweep;
 mod swept_aabb;
+
+/// The general path alone, to compare the closed form of box pairs with it (`bench-internals`).
+#[cfg(feature = "bench-internals")]
+#[doc(hidden)]
+pub use advance::conservative_advancement;
+#[cfg(not(feature = "bench-internals"))]
+use advance::conservative_advancement;
 
 pub use swept_aabb::{sweep_aabb_aabb, SweptAabbHit};
 
 use sepax_shapes::math::{Point3, Real, UnitQuaternion, Vector3};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Shape;
 
-use crate::distance::{rounded_closest_hint, ClosestPoints};
-use crate::gjk::{norm_safe, ConvexCore, SupportMap, GJK_TOLERANCE};
+use crate::gjk::{ConvexCore, SupportMap};
 
-/// Rounding allowance `e` of a computed distance per unit of the pair's scale: the GJK stopping
-/// tolerance plus the rounding of the support points and of moving the shapes (rotating a shape
-/// by a computed quaternion misplaces its points by a few `u` times their distance to the pivot).
-pub const TOI_DISTANCE_ALLOWANCE: Real = GJK_TOLERANCE + 32.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::TOI_DISTANCE_ALLOWANCE;
 
 /// A rigid motion with constant velocities: at time `t` the shape is rotated by the angle
 /// `|angular| t` about the axis `angular` through `pivot`, then translated by `linear * t`.
@@ -191,6 +194,34 @@ impl Toi {
 /// `vb` come within `options.target_distance`, or `None`. Non-finite velocities or `t_max`
 /// give `None`. Box pairs (AABB/OBB) take the closed-form separating-axis sweep (see
 /// [`time_of_impact`]); other pairs conservative advancement.
+///
+/// ```
+/// use sepax_narrowphase::toi::{cast, CastOptions};
+/// use sepax_shapes::math::{Point3, Vector3};
+/// use sepax_shapes::{Aabb, Sphere};
+///
+/// let wall = Aabb::new(Point3::new(10.0, -5.0, -5.0), Point3::new(11.0, 5.0, 5.0)).unwrap();
+/// let ball = Sphere::new(Point3::origin(), 1.0).unwrap();
+/// let v = Vector3::new(3.0, 0.0, 0.0);
+/// let hit = cast(&ball, &v, &wall, &Vector3::zeros(), 10.0, &CastOptions::default()).unwrap();
+/// assert!((hit.time - 3.0).abs() < 1e-4);
+/// ```
+pub fn cast<A, B>(
+    a: &A,
+    va: &Vector3,
+    b: &B,
+    vb: &Vector3,
+    t_max: Real,
+    options: &CastOptions,
+) -> Option<Toi>
+where
+    A: Copy + Into<Shape>,
+    B: Copy + Into<Shape>,
+{
+    cast_shapes(&(*a).into(), va, &(*b).into(), vb, t_max, options)
+}
+
+/// [`cast`] of two shapes of any kinds.
 pub fn cast_shapes(
     a: &Shape,
     va: &Vector3,
@@ -199,7 +230,7 @@ pub fn cast_shapes(
     t_max: Real,
     options: &CastOptions,
 ) -> Option<Toi> {
-    time_of_impact(
+    time_of_impact_shapes(
         a,
         &Motion::linear(*va),
         b,
@@ -214,8 +245,25 @@ pub fn cast_shapes(
 ///
 /// Two boxes (AABB or OBB in any mix) without angular velocity and with `target_distance <= 0`
 /// take the closed-form separating-axis sweep (`iterations == 0` in the result); everything
-/// else, and box pairs that may touch at time 0, take [`conservative_advancement`].
-pub fn time_of_impact(
+/// else, and box pairs that may touch at time 0, take conservative advancement (the module
+/// docs).
+pub fn time_of_impact<A, B>(
+    a: &A,
+    ma: &Motion,
+    b: &B,
+    mb: &Motion,
+    t_max: Real,
+    options: &CastOptions,
+) -> Option<Toi>
+where
+    A: Copy + Into<Shape>,
+    B: Copy + Into<Shape>,
+{
+    time_of_impact_shapes(&(*a).into(), ma, &(*b).into(), mb, t_max, options)
+}
+
+/// [`time_of_impact`] of two shapes of any kinds.
+pub fn time_of_impact_shapes(
     a: &Shape,
     ma: &Motion,
     b: &Shape,
@@ -247,151 +295,6 @@ fn valid_query(ma: &Motion, mb: &Motion, t_max: Real, options: &CastOptions) -> 
         && t_max.is_finite()
         && t_max >= 0.0
         && options.target_distance.is_finite()
-}
-
-/// [`time_of_impact`] by conservative advancement alone (the bound of the module docs), for
-/// every pair of shapes and motions: the general path, also exposed to compare the closed form
-/// of box pairs with it. Non-finite motions or `t_max` give `None`.
-pub fn conservative_advancement(
-    a: &Shape,
-    ma: &Motion,
-    b: &Shape,
-    mb: &Motion,
-    t_max: Real,
-    options: &CastOptions,
-) -> Option<Toi> {
-    if !valid_query(ma, mb, t_max, options) {
-        return None;
-    }
-    let target = options.target_distance.max(0.0);
-    let (ca, ra) = ConvexCore::of(a);
-    let (cb, rb) = ConvexCore::of(b);
-    let wa = norm_safe(&ma.angular);
-    let wb = norm_safe(&mb.angular);
-    // Distance of every point of each shape from its spin axis (the line through the pivot
-    // along ω): rotations about that axis keep it, and only the component of x − pivot
-    // perpendicular to ω enters n·(ω × (x − pivot)) and |ω × (x − pivot)|.
-    let reach_a = if wa > 0.0 {
-        ca.reach_from_axis(&ma.pivot, &(ma.angular / wa)) + ra
-    } else {
-        0.0
-    };
-    let reach_b = if wb > 0.0 {
-        cb.reach_from_axis(&mb.pivot, &(mb.angular / wb)) + rb
-    } else {
-        0.0
-    };
-    // Sizes, for the rounding allowance of each step.
-    let size = |c: &ConvexCore, r: Real| c.reach_from(&c.reference_point()) + r;
-    let sizes = size(&ca, ra) + size(&cb, rb);
-    // The allowance at time t: relative to the pair's local scale (distance between the
-    // reference points plus sizes) for the distance kernels, plus the rounding of placing the
-    // shapes (pivot + v t + R (x - pivot)), relative to the coordinates themselves.
-    let allowance = |pa: &ConvexCore, pb: &ConvexCore, t: Real| {
-        let (xa, xb) = (pa.reference_point(), pb.reference_point());
-        let local = norm_safe(&(xb - xa)) + sizes;
-        let placed = xa.coords.amax().max(xb.coords.amax())
-            + (norm_safe(&ma.linear) + norm_safe(&mb.linear)) * t
-            + reach_a
-            + reach_b;
-        TOI_DISTANCE_ALLOWANCE * local + 8.0 * UNIT_ROUNDOFF * placed
-    };
-
-    let mut t: Real = 0.0;
-    // Direction from B to A of the previous step: warm-starts GJK.
-    let mut hint: Option<Vector3> = None;
-    let mut steps = 0;
-    for iteration in 0..options.max_iterations.max(1) {
-        steps = iteration + 1;
-        let (pa, pb) = (ma.place(&ca, t), mb.place(&cb, t));
-        let (cp, _, slack): (ClosestPoints, Real, Real) =
-            rounded_closest_hint(&pa, ra, &pb, rb, hint.as_ref());
-        if cp.distance == 0.0 {
-            // At t = 0 the placed shapes are the inputs themselves.
-            let pen = if iteration == 0 {
-                crate::contact::penetration(a, b)
-            } else {
-                None
-            };
-            return Some(Toi {
-                time: t,
-                normal: pen.map_or_else(Vector3::zeros, |p| p.normal),
-                depth: pen.map_or(0.0, |p| p.depth),
-                point_a: cp.point_a,
-                point_b: cp.point_b,
-                status: if iteration == 0 {
-                    ToiStatus::StartedInContact
-                } else {
-                    ToiStatus::Converged
-                },
-                iterations: iteration,
-            });
-        }
-        let n = cp.normal;
-        hint = Some(-n);
-        let d = cp.distance;
-        let e = allowance(&pa, &pb, t);
-        if !d.is_finite() || !e.is_finite() {
-            // Unmeasurable (overflow): report the current time, before which no contact
-            // happened, rather than risk a miss.
-            break;
-        }
-        // A proven lower bound of the distance (GJK's upper and lower bounds may differ by more
-        // than its tolerance when it stopped on a repeated support point).
-        let d_low = (d - slack).max(0.0);
-        if d <= target + 2.0 * e || d_low <= target + e {
-            return Some(Toi {
-                time: t,
-                normal: n,
-                depth: 0.0,
-                point_a: cp.point_a,
-                point_b: cp.point_b,
-                status: ToiStatus::Converged,
-                iterations: iteration,
-            });
-        }
-        // The gap along the fixed direction n, measured by the support functions: a lower bound
-        // of the distance now and, while positive, at every later time.
-        let base = pa.reference_point();
-        let gap = n.dot(&pb.support(&base, &-n)) - rb - (n.dot(&pa.support(&base, &n)) + ra);
-        // Spin term: n . (w x r) = r . (n x w) <= |r| |n x w| for every point at every time.
-        let spin = (norm_safe(&n.cross(&ma.angular)) * reach_a
-            + norm_safe(&n.cross(&mb.angular)) * reach_b)
-            * (1.0 + 8.0 * UNIT_ROUNDOFF);
-        let mu = n.dot(&(ma.linear - mb.linear)) + spin;
-        let dt = if gap > target + e && !mu.is_nan() {
-            if mu <= 0.0 {
-                // The gap along n never shrinks: no contact at all.
-                return None;
-            }
-            (gap - e - target) / mu
-        } else {
-            // n does not separate by a usable margin (an inexact normal): fall back on the
-            // direction-free bound, the distance being Lipschitz with constant
-            // |v_A - v_B| + |w_A| r_A + |w_B| r_B.
-            let lipschitz = (norm_safe(&(ma.linear - mb.linear)) + wa * reach_a + wb * reach_b)
-                * (1.0 + 8.0 * UNIT_ROUNDOFF);
-            if lipschitz.is_nan() || lipschitz <= 0.0 {
-                return None;
-            }
-            (d_low - e - target) / lipschitz
-        };
-        t += dt;
-        if t.is_nan() || t > t_max {
-            return None;
-        }
-    }
-    let (pa, pb) = (ma.place(&ca, t), mb.place(&cb, t));
-    let cp = rounded_closest_hint(&pa, ra, &pb, rb, hint.as_ref()).0;
-    Some(Toi {
-        time: t,
-        normal: cp.normal,
-        depth: 0.0,
-        point_a: cp.point_a,
-        point_b: cp.point_b,
-        status: ToiStatus::MaxIterations,
-        iterations: steps,
-    })
 }
 
 #[cfg(test)]
@@ -435,7 +338,7 @@ mod tests {
             .unwrap(),
         );
         let m = Motion::about_center(&rod, Vector3::zeros(), Vector3::new(0.0, 0.0, 50.0));
-        let hit = time_of_impact(
+        let hit = time_of_impact_shapes(
             &rod,
             &m,
             &wall,

@@ -11,7 +11,6 @@
 //! contact and a contact is never missed because of rounding.
 
 use sepax_shapes::math::{Real, Vector3};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::Aabb;
 
 /// The first contact of a swept AABB pair.
@@ -26,8 +25,7 @@ pub struct SweptAabbHit {
     pub normal: Vector3,
 }
 
-/// Relative allowance moving entry times down and exit times up.
-const SLACK: Real = 4.0 * UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::SWEPT_AABB_SLACK as SLACK;
 
 /// The first time in `[0, t_max]` at which `a` moving with velocity `va` and `b` moving with `vb`
 /// touch, or `None` if they do not within that window (or the inputs are not finite).

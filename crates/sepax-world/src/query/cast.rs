@@ -8,11 +8,9 @@ use super::{check_finite, check_limit, place_query, QueryError, QueryFilter};
 use crate::id::ColliderId;
 use crate::phase::MovingPhase;
 use crate::world::World;
-use sepax_narrowphase::toi::{
-    time_of_impact, CastOptions, Motion, ToiStatus, TOI_DISTANCE_ALLOWANCE,
-};
+use sepax_narrowphase::toi::{time_of_impact_shapes, CastOptions, Motion, ToiStatus};
 use sepax_shapes::math::{Isometry3, Point3, Real, Vector3};
-use sepax_shapes::tolerance::UNIT_ROUNDOFF;
+use sepax_shapes::tolerance::{TOI_DISTANCE_ALLOWANCE, UNIT_ROUNDOFF};
 use sepax_shapes::{Aabb, Shape};
 
 /// The first contact of a cast shape with a collider.
@@ -104,7 +102,7 @@ impl<B: MovingPhase> World<B> {
             // The full window, not the clip: the closed form's rounding allowances depend on
             // it, and each hit must be the single pair's answer.
             let Some(toi) =
-                time_of_impact(placed, motion, c.world_shape(), &still, max_time, &options)
+                time_of_impact_shapes(placed, motion, c.world_shape(), &still, max_time, &options)
             else {
                 return true;
             };

@@ -13,8 +13,8 @@ use crate::phase::MovingPhase;
 use crate::world::{pair_allowed, World};
 use sepax_broadphase::{BroadPhase, Visit};
 use sepax_narrowphase::distance::distance_shapes;
-use sepax_narrowphase::intersect::{aabb_aabb, intersects_shapes};
-use sepax_narrowphase::toi::{time_of_impact, CastOptions, Motion};
+use sepax_narrowphase::intersect::intersects_shapes;
+use sepax_narrowphase::toi::{time_of_impact_shapes, CastOptions, Motion};
 use sepax_shapes::math::{Isometry3, Real};
 use sepax_shapes::{Aabb, Shape};
 
@@ -144,7 +144,7 @@ impl<B: MovingPhase> Plan<'_, B> {
             for &other in &buf.candidates {
                 let o = &colliders[other];
                 if self.allowed(i, other, o)
-                    && aabb_aabb::intersects(aabb, &o.world_aabb)
+                    && aabb.intersects(&o.world_aabb)
                     && intersects_shapes(shape, &o.world_shape)
                 {
                     buf.step_hits.push(hit(k, me, other, None));
@@ -153,7 +153,7 @@ impl<B: MovingPhase> Plan<'_, B> {
             for (j, (s2, b2)) in buf.cur.iter().enumerate().skip(i + 1) {
                 let link = &self.links[j];
                 if self.allowed(i, link.id, link.collider)
-                    && aabb_aabb::intersects(aabb, b2)
+                    && aabb.intersects(b2)
                     && intersects_shapes(shape, s2)
                 {
                     buf.step_hits.push(hit(k, me, link.id, None));
@@ -172,7 +172,7 @@ impl<B: MovingPhase> Plan<'_, B> {
             self.candidates(&sw.aabb, &mut buf.candidates);
             for &other in &buf.candidates {
                 let o = &colliders[other];
-                if !(self.allowed(i, other, o) && aabb_aabb::intersects(&sw.aabb, &o.world_aabb)) {
+                if !(self.allowed(i, other, o) && sw.aabb.intersects(&o.world_aabb)) {
                     continue;
                 }
                 let ends = [
@@ -186,9 +186,7 @@ impl<B: MovingPhase> Plan<'_, B> {
             for j in i + 1..buf.cur.len() {
                 let link = &self.links[j];
                 let sj = &buf.swept[j];
-                if !(self.allowed(i, link.id, link.collider)
-                    && aabb_aabb::intersects(&sw.aabb, &sj.aabb))
-                {
+                if !(self.allowed(i, link.id, link.collider) && sw.aabb.intersects(&sj.aabb)) {
                     continue;
                 }
                 let ends = [
@@ -228,13 +226,13 @@ impl<B: MovingPhase> Plan<'_, B> {
             self.candidates(&reach, &mut buf.candidates);
             for &other in &buf.candidates {
                 let o = &colliders[other];
-                if self.allowed(i, other, o) && aabb_aabb::intersects(&reach, &o.world_aabb) {
+                if self.allowed(i, other, o) && reach.intersects(&o.world_aabb) {
                     offer(distance_shapes(shape, &o.world_shape), me, other);
                 }
             }
             for (j, (s2, b2)) in buf.cur.iter().enumerate().skip(i + 1) {
                 let link = &self.links[j];
-                if self.allowed(i, link.id, link.collider) && aabb_aabb::intersects(&reach, b2) {
+                if self.allowed(i, link.id, link.collider) && reach.intersects(b2) {
                     offer(distance_shapes(shape, s2), me, link.id);
                 }
             }
@@ -257,7 +255,7 @@ fn hit(step: usize, a: ColliderId, b: ColliderId, t: Option<Real>) -> Trajectory
 fn first_contact(ends: [(&Shape, &Shape); 2], motions: [&Motion; 2]) -> Option<Real> {
     let [(a0, a1), (b0, b1)] = ends;
     let options = CastOptions::default();
-    match time_of_impact(a0, motions[0], b0, motions[1], END, &options) {
+    match time_of_impact_shapes(a0, motions[0], b0, motions[1], END, &options) {
         Some(toi) => Some(toi.time.clamp(0.0, END)),
         None => intersects_shapes(a1, b1).then_some(END),
     }

@@ -21,8 +21,7 @@ use crate::executor::Executor;
 use crate::id::{ColliderId, PairKey};
 use crate::phase::MovingPhase;
 use sepax_broadphase::{BroadPhase, Visit};
-use sepax_narrowphase::intersect::aabb_aabb;
-use sepax_narrowphase::toi::{time_of_impact, CastOptions, Motion, Toi, ToiStatus};
+use sepax_narrowphase::toi::{time_of_impact_shapes, CastOptions, Motion, Toi, ToiStatus};
 use sepax_shapes::math::{Isometry3, UnitQuaternion, Vector3};
 use sepax_shapes::{Aabb, Shape};
 
@@ -188,7 +187,7 @@ impl<B: MovingPhase> World<B> {
                 };
                 let (sa, ma) = side(job.pair.0, job.a);
                 let (sb, mb) = side(job.pair.1, job.b);
-                out.push(time_of_impact(
+                out.push(time_of_impact_shapes(
                     sa,
                     &ma,
                     sb,
@@ -294,7 +293,7 @@ impl<B: MovingPhase> World<B> {
                 Visit::Continue
             });
             for t in &st.sweeps[i + 1..] {
-                if aabb_aabb::intersects(&s.bounds, &t.bounds) {
+                if s.bounds.intersects(&t.bounds) {
                     push(s.id, Some(t.id.to_bits()));
                 }
             }

@@ -9,8 +9,8 @@ use slotmap::SlotMap;
 
 use crate::collider::Collider;
 use crate::id::{ColliderId, PairKey};
-use sepax_narrowphase::contact::box_box::contact_manifolds_into;
-use sepax_narrowphase::contact::{contact_manifold, ContactConfig, ContactManifold};
+use sepax_narrowphase::contact::box_box;
+use sepax_narrowphase::contact::{contact_manifold_shapes, ContactConfig, ContactManifold};
 use sepax_narrowphase::intersect::intersects_shapes;
 use sepax_shapes::{Obb, Shape};
 
@@ -87,7 +87,8 @@ impl Ctx<'_> {
                     out.boxes.push(out.items.len() as u32);
                 } else {
                     // Not touching: a speculative manifold when the gap is within the margin.
-                    manifold = contact_manifold(a, b, self.config).filter(|m| !m.points.is_empty());
+                    manifold =
+                        contact_manifold_shapes(a, b, self.config).filter(|m| !m.points.is_empty());
                 }
             }
             out.items.push(Outcome { touching, manifold });
@@ -113,7 +114,7 @@ impl Ctx<'_> {
             let mut manifolds: [ContactManifold; BATCH] =
                 core::array::from_fn(|_| ContactManifold::empty());
             let n = refs.len();
-            contact_manifolds_into(&refs, self.config, &mut manifolds[..n]);
+            box_box::manifolds_into(&refs, self.config, &mut manifolds[..n]);
             for (&k, m) in group.iter().zip(manifolds) {
                 if !m.points.is_empty() {
                     out.items[k as usize].manifold = Some(m);

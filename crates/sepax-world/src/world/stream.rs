@@ -7,7 +7,7 @@ use super::World;
 use crate::id::ColliderId;
 use crate::phase::MovingPhase;
 use sepax_broadphase::{BroadPhase, Visit};
-use sepax_narrowphase::intersect::{aabb_aabb, intersects_shapes};
+use sepax_narrowphase::intersect::intersects_shapes;
 
 impl<B: MovingPhase> World<B> {
     /// Calls `f(a, b)` for every pair that passes the filter and touches *now* (placements as
@@ -40,7 +40,7 @@ impl<B: MovingPhase> World<B> {
             for &other in &candidates {
                 let o = &self.colliders[other];
                 if !pair_allowed(self.config.policy, c, o, other)
-                    || !aabb_aabb::intersects(&c.world_aabb, &o.world_aabb)
+                    || !c.world_aabb.intersects(&o.world_aabb)
                 {
                     continue;
                 }

@@ -14,7 +14,6 @@ use crate::filter::PairPolicy;
 use crate::id::{ColliderId, PairKey};
 use crate::phase::MovingPhase;
 use sepax_broadphase::{BroadPhase, ProxyId, Visit};
-use sepax_narrowphase::intersect::aabb_aabb;
 
 impl<B: MovingPhase> World<B> {
     /// Runs one frame: finds every touching pair that passes the filter and reports what
@@ -190,9 +189,9 @@ impl<B: MovingPhase> World<B> {
             }
             let margin = self.config.contact.margin;
             let near = if mode == Mode::Manifold && margin > 0.0 {
-                aabb_aabb::intersects(&grow_saturating(&a.world_aabb, margin), &b.world_aabb)
+                grow_saturating(&a.world_aabb, margin).intersects(&b.world_aabb)
             } else {
-                aabb_aabb::intersects(&a.world_aabb, &b.world_aabb)
+                a.world_aabb.intersects(&b.world_aabb)
             };
             if !near {
                 boxed += 1;

@@ -64,13 +64,13 @@
 //! comparisons select; a NaN hands over to the loops). The (at most 4) points go back to world
 //! space four at a time (lanes = points, with the reference box's own axes read in place), are
 //! transposed into `ContactPoint`s and stored whole into the result, the depth filter of an
-//! unclipped quad folded into that store. [`contact_manifold_into`] writes the result in place;
-//! [`contact_manifold`] returns it (one copy into the caller's slot, unless inlined). An OBB is
+//! unclipped quad folded into that store. [`manifold_into`] writes the result in place;
+//! [`manifold`] returns it (one copy into the caller's slot, unless inlined). An OBB is
 //! read in place (`LeanBox`), not copied into a [`BoxFrame`] whose zero low parts would cost
 //! additions LLVM cannot fold.
 //!
-//! **Batch.** [`contact_manifolds_into`] computes many manifolds, bit for bit as
-//! [`contact_manifold_into`] does. In the `f32` build, groups of four OBB–OBB pairs run the
+//! **Batch.** [`manifolds_into`] computes many manifolds, bit for bit as
+//! [`manifold_into`] does. In the `f32` build, groups of four OBB–OBB pairs run the
 //! axis selection together with one pair per lane (structure of arrays: each of the 15 axes is
 //! a few full-width lane operations for four pairs, the argmins compare-select chains, the
 //! tie-break lane selects, no horizontal operations), then each pair's values go back to the
@@ -109,9 +109,10 @@ mod order;
 mod poly;
 mod reduce;
 use axis::*;
-pub use batch::contact_manifolds_into;
+pub use batch::manifolds_into;
+#[cfg(feature = "bench-internals")]
 #[doc(hidden)]
-pub use batch::contact_manifolds_into_portable;
+pub use batch::manifolds_into_portable;
 use clip::*;
 use edge::*;
 use face::*;
@@ -206,12 +207,15 @@ macro_rules! with_ordered {
 /// The least-penetration axis of two boxes: depth (`< 0` when separated: minus the largest SAT
 /// gap) and the unit normal from `a` toward `b`, with the stable tie-break of the module docs.
 ///
-/// Symmetric: `penetration(b, a)` is `penetration(a, b)` with the normal negated and the axis's
+/// Symmetric: `least_penetration(b, a)` is `least_penetration(a, b)` with the normal negated and the axis's
 /// roles exchanged (`FaceA(i)` for `FaceB(i)`, `Edge(j, i)` for `Edge(i, j)`), bit for bit (the
 /// pair is evaluated in one canonical order, see [`mirror_id`]). A depth beyond the largest
 /// finite number (two boxes of size `3e38` overlapping) is reported as `Real::MAX`.
 #[inline]
-pub fn penetration<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(a: &A, b: &B) -> BoxPenetration {
+pub fn least_penetration<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
+    a: &A,
+    b: &B,
+) -> BoxPenetration {
     with_ordered!(a, b, |fa, fb, flip| {
         let p = penetration_lean(fa, fb);
         if flip {
@@ -242,33 +246,33 @@ fn penetration_lean<A: LeanBox, B: LeanBox>(fa: &A, fb: &B) -> BoxPenetration {
 /// scale, so that touching pairs always get a manifold). Points are in world space; see the
 /// module docs for the method.
 ///
-/// Symmetric: `contact_manifold(b, a)` is [`mirror`] of `contact_manifold(a, b)` bit for bit
+/// Symmetric: `manifold(b, a)` is [`mirror`] of `manifold(a, b)` bit for bit
 /// (normal negated, surface points swapped, feature ids mirrored by [`mirror_id`]); the pair is
 /// evaluated in one canonical order (an AABB first, then by size, then by the direction between
 /// the centres; see `docs/tolerance.md`). Every number is finite: pairs near the ends of the
 /// range are computed scaled by a power of two, and a depth beyond the largest finite number is
 /// reported as `Real::MAX`.
 #[inline]
-pub fn contact_manifold<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
+pub fn manifold<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     a: &A,
     b: &B,
     config: &ContactConfig,
 ) -> Option<ContactManifold> {
     let mut m = ContactManifold::empty();
-    if contact_manifold_into(a, b, config, &mut m) {
+    if manifold_into(a, b, config, &mut m) {
         Some(m)
     } else {
         None
     }
 }
 
-/// [`contact_manifold`] written into `out` (normal, depth and points overwritten in place, no
+/// [`manifold`] written into `out` (normal, depth and points overwritten in place, no
 /// copy of the manifold): returns `true` when the pair has a manifold (the same as
-/// `contact_manifold` returns in its `Some`), `false` when it does not, and then `out.points`
+/// `manifold` returns in its `Some`), `false` when it does not, and then `out.points`
 /// is empty and `out.normal`, `out.depth` are left as they were. Symmetric under the swap of
-/// `a` and `b` as `contact_manifold` is.
+/// `a` and `b` as `manifold` is.
 #[inline]
-pub fn contact_manifold_into<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
+pub fn manifold_into<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
     a: &A,
     b: &B,
     config: &ContactConfig,
@@ -280,7 +284,7 @@ pub fn contact_manifold_into<A: BoxShape + ?Sized, B: BoxShape + ?Sized>(
 }
 
 /// The manifold of two boxes given as SAT frames, written into `out` (see
-/// [`contact_manifold_into`]); mirrored ([`mirror`]) when `flip` is set.
+/// [`manifold_into`]); mirrored ([`mirror`]) when `flip` is set.
 #[inline(always)]
 fn manifold_into_lean<A: LeanBox, B: LeanBox>(
     fa: &A,
@@ -298,8 +302,8 @@ fn manifold_into_lean<A: LeanBox, B: LeanBox>(
 }
 
 /// The manifold from the pair in `A`'s frame and its chosen axis, written into `out` as
-/// [`contact_manifold_into`] documents it (shared by the single path and the batch of
-/// [`contact_manifolds_into`]); mirrored ([`mirror`]) when `flip` is set: the mirror is built
+/// [`manifold_into`] documents it (shared by the single path and the batch of
+/// [`manifolds_into`]); mirrored ([`mirror`]) when `flip` is set: the mirror is built
 /// into the points as they are written (the roles of the surface points and the ids' role bits
 /// exchanged), not applied afterwards.
 #[inline(always)]
@@ -390,7 +394,7 @@ mod tests {
             Vector3::new(0.5, 0.5, 0.5),
         )
         .unwrap();
-        let m = contact_manifold(&floor, &cube, &ContactConfig::default()).unwrap();
+        let m = manifold(&floor, &cube, &ContactConfig::default()).unwrap();
         assert_eq!(m.points.len(), 4);
         assert!((m.normal - Vector3::y()).norm() < 1e-6);
         assert!((m.depth - 0.01).abs() < 1e-5);
@@ -400,7 +404,7 @@ mod tests {
             assert!((p.point_b.y + 0.01).abs() < 1e-5);
         }
         // Swapped order: B's face is the reference now, same points, opposite normal.
-        let m2 = contact_manifold(&cube, &floor, &ContactConfig::default()).unwrap();
+        let m2 = manifold(&cube, &floor, &ContactConfig::default()).unwrap();
         assert!((m2.normal + Vector3::y()).norm() < 1e-6);
         assert_eq!(m2.points.len(), 4);
     }
@@ -418,8 +422,8 @@ mod tests {
             Vector3::new(0.5, 0.5, 2.0),
         )
         .unwrap();
-        let m = contact_manifold(&a, &b, &ContactConfig::default()).unwrap();
-        assert!(matches!(penetration(&a, &b).axis, SatAxis::Edge(..)));
+        let m = manifold(&a, &b, &ContactConfig::default()).unwrap();
+        assert!(matches!(least_penetration(&a, &b).axis, SatAxis::Edge(..)));
         assert_eq!(m.points.len(), 1);
         assert!((m.depth - 0.1).abs() < 1e-4, "{}", m.depth);
         assert!((m.normal - Vector3::y()).norm() < 1e-4);
@@ -429,8 +433,8 @@ mod tests {
     fn speculative_contact_within_margin() {
         let a = Aabb::new(Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0)).unwrap();
         let b = Aabb::new(Point3::new(0.2, 1.05, 0.2), Point3::new(0.8, 2.0, 0.8)).unwrap();
-        assert!(contact_manifold(&a, &b, &ContactConfig::default()).is_none());
-        let m = contact_manifold(&a, &b, &ContactConfig::with_margin(0.1)).unwrap();
+        assert!(manifold(&a, &b, &ContactConfig::default()).is_none());
+        let m = manifold(&a, &b, &ContactConfig::with_margin(0.1)).unwrap();
         assert_eq!(m.points.len(), 4);
         assert!((m.depth + 0.05).abs() < 1e-6);
         assert!(m.points.iter().all(|p| (p.depth + 0.05).abs() < 1e-6));

@@ -48,7 +48,7 @@ mod select;
 use lane::*;
 use select::*;
 
-/// Four OBB pairs: their manifolds into `out` as [`contact_manifold_into`] writes them; returns
+/// Four OBB pairs: their manifolds into `out` as [`manifold_into`] writes them; returns
 /// how many are in contact.
 #[inline(always)]
 fn manifolds4(
@@ -143,7 +143,7 @@ fn finish4(
     count
 }
 
-/// Whether [`contact_manifolds_into`] runs the lane groups: in the `f32` build. In the `f64`
+/// Whether [`manifolds_into`] runs the lane groups: in the `f32` build. In the `f64`
 /// build a four-lane value takes two SSE2 registers, the lane groups' working set no longer
 /// fits the registers, and they measured about 10 % slower than the per-pair path, which the
 /// batch then runs for every pair (the lane-group code stays tested there by the unit tests).
@@ -158,7 +158,7 @@ fn single(a: &Obb, b: &Obb, config: &ContactConfig, out: &mut ContactManifold, f
 }
 
 /// The contact manifolds of many box pairs: `out[k]` receives pair `k`'s manifold exactly as
-/// [`contact_manifold_into`] writes it (bit for bit; empty `points` when the pair has none, its
+/// [`manifold_into`] writes it (bit for bit; empty `points` when the pair has none, its
 /// `normal` and `depth` then left as they were), and the return value is the number of pairs
 /// with a manifold.
 ///
@@ -173,7 +173,7 @@ fn single(a: &Obb, b: &Obb, config: &ContactConfig, out: &mut ContactManifold, f
 /// # Panics
 ///
 /// If `pairs` and `out` differ in length.
-pub fn contact_manifolds_into<A: BoxShape, B: BoxShape>(
+pub fn manifolds_into<A: BoxShape, B: BoxShape>(
     pairs: &[(&A, &B)],
     config: &ContactConfig,
     out: &mut [ContactManifold],
@@ -181,14 +181,15 @@ pub fn contact_manifolds_into<A: BoxShape, B: BoxShape>(
     batch(pairs, config, out, true)
 }
 
-/// [`contact_manifolds_into`] without the run-time choice of AVX2: the code compiled for the
+/// [`manifolds_into`] without the run-time choice of AVX2: the code compiled for the
 /// build's target only (SSE2 on a default x86-64 build). The same results bit for bit; for
 /// tests, and for measuring what the run-time choice gains.
 ///
 /// # Panics
 ///
 /// If `pairs` and `out` differ in length.
-pub fn contact_manifolds_into_portable<A: BoxShape, B: BoxShape>(
+#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))]
+pub fn manifolds_into_portable<A: BoxShape, B: BoxShape>(
     pairs: &[(&A, &B)],
     config: &ContactConfig,
     out: &mut [ContactManifold],
@@ -207,13 +208,13 @@ fn batch<A: BoxShape, B: BoxShape>(
     assert_eq!(
         pairs.len(),
         out.len(),
-        "contact_manifolds_into: `pairs` and `out` differ in length"
+        "manifolds_into: `pairs` and `out` differ in length"
     );
     if !LANE_GROUPS {
         return pairs
             .iter()
             .zip(out)
-            .map(|(&(a, b), m)| usize::from(contact_manifold_into(a, b, config, m)))
+            .map(|(&(a, b), m)| usize::from(manifold_into(a, b, config, m)))
             .sum();
     }
     #[cfg(target_arch = "x86_64")]
@@ -241,7 +242,7 @@ fn groups<A: BoxShape, B: BoxShape>(
         count += group4(g, config, o);
     }
     for (&(a, b), m) in groups.remainder().iter().zip(outs.into_remainder()) {
-        count += usize::from(contact_manifold_into(a, b, config, m));
+        count += usize::from(manifold_into(a, b, config, m));
     }
     count
 }
@@ -273,7 +274,7 @@ fn group4<A: BoxShape, B: BoxShape>(
     } else {
         let mut count = 0;
         for (&(a, b), m) in g.iter().zip(o.iter_mut()) {
-            count += usize::from(contact_manifold_into(a, b, config, m));
+            count += usize::from(manifold_into(a, b, config, m));
         }
         count
     }

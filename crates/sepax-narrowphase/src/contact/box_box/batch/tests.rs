@@ -166,7 +166,7 @@ fn lane_groups_match_the_single_path() {
                 let mut count = 0;
                 for p in 0..4 {
                     let mut want = stale.clone();
-                    count += usize::from(contact_manifold_into(a[p], b[p], cfg, &mut want));
+                    count += usize::from(manifold_into(a[p], b[p], cfg, &mut want));
                     assert_eq!(bits(&got[p]), bits(&want), "a={:?} b={:?}", a[p], b[p]);
                 }
                 assert_eq!(n, count);
@@ -188,7 +188,7 @@ fn lane_groups_match_the_single_path() {
                 let mut count = 0;
                 for (k, &(a, b)) in ps.iter().enumerate() {
                     let mut want = stale.clone();
-                    count += usize::from(contact_manifold_into(a, b, cfg, &mut want));
+                    count += usize::from(manifold_into(a, b, cfg, &mut want));
                     assert_eq!(bits(&got[k]), bits(&want), "avx2: a={a:?} b={b:?}");
                 }
                 assert_eq!(n, count);
