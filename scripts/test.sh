@@ -19,18 +19,23 @@ echo "== clippy (f32)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== clippy (f64)"
 cargo clippy --workspace --all-targets --locked --features f64 -- -D warnings
+echo "== the library as a user builds it (without the bench-internals feature the test kit turns on)"
+cargo clippy -p sepax --lib --locked -- -D warnings
+cargo clippy -p sepax --lib --locked --features f64 -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked -p sepax -p sepax-simd -p sepax-shapes \
+    -p sepax-narrowphase -p sepax-broadphase -p sepax-world
 echo "== docs (broken intra-doc links are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 echo "== tests (f32)"
 cargo test --workspace --locked
-echo "== tests (f64)"
-cargo test --workspace --locked --features f64
+# The f64 run is the optimised build with the debug assertions on (the `ci-release` profile of
+# the root Cargo.toml): every suite, the differential ones included, runs once fully optimised
+# (what users run) and still checks every debug assertion; the f32 run above is the dev profile.
+echo "== tests (f64, optimised with the debug assertions on)"
+cargo test --workspace --locked --features f64 --profile ci-release
 echo "== Python bindings (crates/sepax-py, pytest in a venv under target/)"
 scripts/python.sh
-# One optimised build with the debug assertions on (the `ci-release` profile of the root
-# Cargo.toml) serves the bit digests and the corpus check below. (The differential suites
-# themselves run above, at the dev profile's opt-level 1 with the debug assertions on;
-# `cargo test --profile ci-release --tests -p sepax-world` etc. runs them fully optimised.)
+# The same profile serves the bit digests and the corpus check below.
 echo "== bit digests against their golden values (f32 and f64)"
 scripts/digests.sh
 echo "== fitting corpus (the pybullet meshes, fetched from PyPI once into corpus/)"

@@ -72,15 +72,22 @@ pub use sepax_shapes::*;
 /// Everything a typical user needs, in one import: shapes, pair queries, and the world for a
 /// game loop.
 pub mod prelude {
-    pub use crate::{
-        cast, cast_shapes, classify, closest_points, closest_points_shapes, contact_manifold,
-        contact_manifold_shapes, distance, distance_shapes, explain, intersects, intersects_shapes,
-        penetration, penetration_shapes, time_of_impact, time_of_impact_shapes, BoxShape,
-        BoxWitness, CastOptions, Classification, ClosestPoints, ContactConfig, ContactManifold,
-        ContactPoint, FeatureId, Motion, Penetration, SatAxis, Toi,
-    };
     pub use sepax_broadphase::bvh::{BvhConfig, DynamicBvh};
     pub use sepax_broadphase::{BroadPhase, ProxyId, Visit};
+    pub use sepax_narrowphase::contact::{
+        contact_manifold, contact_manifold_shapes, penetration, penetration_shapes, ContactConfig,
+        ContactManifold, ContactPoint, FeatureId, Penetration,
+    };
+    pub use sepax_narrowphase::distance::{
+        closest_points, closest_points_shapes, distance, distance_shapes, ClosestPoints,
+    };
+    pub use sepax_narrowphase::intersect::{
+        classify, explain, intersects, intersects_shapes, BoxShape, BoxWitness, Classification,
+        SatAxis,
+    };
+    pub use sepax_narrowphase::toi::{
+        cast, cast_shapes, time_of_impact, time_of_impact_shapes, CastOptions, Motion, Toi,
+    };
     pub use sepax_shapes::fit::{fit_obb, FitError, Method as FitMethod};
     pub use sepax_shapes::math::*;
     pub use sepax_shapes::{

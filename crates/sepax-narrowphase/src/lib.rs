@@ -10,7 +10,7 @@
 //! - [`sat`]: the one separating-axis test of box pairs (the 15 axis formulas written once,
 //!   generic over the lane type), shared by intersect, classify, explain, the contact manifold,
 //!   the batch kernels and the box sweep of [`toi`].
-//! - [`geometry`]: closest-point building blocks (segments, triangles) shared by the pair tests.
+//! - `geometry/`: closest-point building blocks (segments, triangles) shared by the pair tests.
 //! - [`contact`]: penetration (minimum translation) and contact manifolds (up to 4 points with
 //!   feature ids) for every pair through one exhaustive match on the pair of kinds; box pairs by
 //!   the exact least-penetration SAT axis and face clipping.

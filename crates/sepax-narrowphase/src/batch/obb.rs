@@ -20,7 +20,7 @@ pub(crate) struct ObbObb;
 
 /// The filter's verdict per lane: `(separated, overlapping)`; a lane in neither is undecided.
 /// The slacks, the bound and the verdict are those of `fast::obb_obb` (the formulas of
-/// [`axes`], lanes = pairs).
+/// `sat/axes.rs`, lanes = pairs).
 #[inline(always)]
 pub(crate) fn filter<V: Lane256>(a: &ObbLanes<V>, b: &ObbLanes<V>) -> (LaneMask, LaneMask) {
     // The lanes copied field by field, as the scalar code reads them.

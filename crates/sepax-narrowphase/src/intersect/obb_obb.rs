@@ -1,6 +1,6 @@
 //! Box pairs (OBB–OBB, AABB–OBB, OBB–AABB): certified classification and the witness.
 //!
-//! The filter ([`crate::sat::fast`]) decides almost every pair in `Real` arithmetic; the rest goes
+//! The filter (`sat/fast.rs`) decides almost every pair in `Real` arithmetic; the rest goes
 //! to the f64 facet test ([`crate::sat::certified`]). An AABB is always put in the role of `A`
 //! so that the rotation `R = B` is exact.
 

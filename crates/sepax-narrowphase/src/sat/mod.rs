@@ -6,16 +6,16 @@
 //! i.e. the 15 classic SAT axes (Gottschalk, Lin, Manocha 1996; Ericson, *Real-Time Collision
 //! Detection* §4.4.1). Everything here decides that membership with a proven rounding bound:
 //!
-//! 0. [`axes`]: the 15 axes' formulas (slacks, `|L|^2`, the filter's bound and scale), written
+//! 0. `axes.rs`: the 15 axes' formulas (slacks, `|L|^2`, the filter's bound and scale), written
 //!    once, generic over the lane type: the filter below, the contact's axis choice, the
 //!    contact batch and the broad phase's OBB batch all evaluate them, so they agree bit for
 //!    bit.
-//! 1. [`fast`]: the textbook test in `A`'s frame (`R = A^T B` computed once) in `Real`, with an
+//! 1. `fast.rs`: the textbook test in `A`'s frame (`R = A^T B` computed once) in `Real`, with an
 //!    error bound `E` that scales with the extents, the translation and the axes' measured
 //!    orthonormality defect. Any axis beyond `-E` certifies *separated*; all 15 beyond `+E`
 //!    certify *overlapping*; anything else is undecided (near contact, or near-parallel edges
 //!    whose cross product is too short to trust in `Real`).
-//! 2. [`certified`]: for the undecided rest, the zonotope facets themselves in `f64`, with
+//! 2. `certified.rs`: for the undecided rest, the zonotope facets themselves in `f64`, with
 //!    cross products accurate to 2 ulps (Kahan's FMA algorithm), so that near-parallel edges
 //!    cost nothing in accuracy. Its band is `20 u64 * scale` in both builds.
 //!

@@ -49,7 +49,7 @@
 //! edge's unit normal (lane selects from a stored column of `R`) is computed only when the edge
 //! can win. An edge axis of nearly parallel edges is evaluated
 //! accurately only if the fast closed form, widened by the SAT filter's error bound
-//! ([`crate::sat::fast`], doubled), could put it below the chosen face's depth: such axes are
+//! (`sat/fast.rs`, doubled), could put it below the chosen face's depth: such axes are
 //! deep (the resting case: the two vertical axes), and the skip leaves every result unchanged.
 //! The incident face is clipped in the reference face's coordinates `(f1, f2)` with the normal
 //! coordinate carried alongside, in fixed arrays, and a quad inside all four side planes skips
