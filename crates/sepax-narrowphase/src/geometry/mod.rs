@@ -20,8 +20,8 @@ pub use segment::{
 };
 #[cfg_attr(not(feature = "bench-internals"), allow(unused_imports))]
 pub use segment_box::{
-    point_local_box_distance_squared, segment_aabb_distance_squared,
-    segment_local_box_distance_squared, segment_obb_distance_squared,
+    point_local_box_distance_squared, segment_local_box_distance_squared,
+    segment_obb_distance_squared,
 };
 #[cfg_attr(not(feature = "bench-internals"), allow(unused_imports))]
 pub use triangle::{

@@ -1,7 +1,7 @@
 //! Distance between a segment and a box (AABB or OBB), computed in the box's frame.
 
 use sepax_shapes::math::{Point3, Real, Vector3};
-use sepax_shapes::{Aabb, Obb};
+use sepax_shapes::Obb;
 
 use super::segment::segment_segment_distance_squared;
 
@@ -80,18 +80,6 @@ pub fn segment_local_box_distance_squared(p: &Vector3, q: &Vector3, h: &Vector3)
     best
 }
 
-/// Squared distance between the closed segment `p q` and an AABB (0 when they meet). Works
-/// relative to the box's minimum corner and centre, so boxes far from the origin keep their
-/// precision.
-#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))]
-pub fn segment_aabb_distance_squared(p: &Point3, q: &Point3, aabb: &Aabb) -> Real {
-    let min = aabb.min();
-    let h = (aabb.max() - min) * 0.5;
-    let pl = (p - min) - h;
-    let ql = (q - min) - h;
-    segment_local_box_distance_squared(&pl, &ql, &h)
-}
-
 /// Squared distance between the closed segment `p q` and an OBB (0 when they meet), measured in
 /// the box frame (`A^T (x - c)`). For axes that are orthonormal up to [`Obb::axes_error`] the
 /// local distance differs from the world one by a relative amount of that order.
@@ -104,6 +92,7 @@ pub fn segment_obb_distance_squared(p: &Point3, q: &Point3, obb: &Obb) -> Real {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sepax_shapes::Aabb;
 
     fn v(x: Real, y: Real, z: Real) -> Vector3 {
         Vector3::new(x, y, z)
@@ -157,13 +146,13 @@ mod tests {
             Point3::new(1e4 + 1.0, 1e4 + 1.0, 1e4 + 1.0),
         )
         .unwrap();
-        let d = segment_aabb_distance_squared(
+        let obb = Obb::from_aabb(&aabb);
+        let d = segment_obb_distance_squared(
             &Point3::new(1e4 + 2.0, 1e4, 1e4),
             &Point3::new(1e4 + 2.0, 1e4 + 1.0, 1e4),
-            &aabb,
+            &obb,
         );
         assert_eq!(d, 1.0);
-        let obb = Obb::from_aabb(&aabb);
         let d = segment_obb_distance_squared(
             &Point3::new(1e4 + 1.0, 1e4, 1e4),
             &Point3::new(1e4 + 2.0, 1e4 + 1.0, 1e4),

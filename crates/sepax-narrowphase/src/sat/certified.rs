@@ -121,13 +121,10 @@ pub struct AxisSlack {
     pub vector: [f64; 3],
     /// `|L|_2`.
     pub norm: f64,
-    /// The computed slack `f(L)` (negative: `L` separates).
+    /// The computed slack `f(L) = r_A(L) + r_B(L) - |along|` (negative: `L` separates).
     pub slack: f64,
-    /// The computed radius sum `r_A(L) + r_B(L)` (the slack is `radius - |along|`); `bound`
-    /// also covers `|radius~ - radius| + |along~ - along|`.
-    #[cfg_attr(not(feature = "bench-internals"), allow(dead_code))]
-    pub radius: f64,
-    /// The proven bound on the slack's error.
+    /// The proven bound on the slack's error (it covers the rounding of the radius sum and of
+    /// `along`).
     pub bound: f64,
     /// `L . p` (its sign orients the axis from A toward B).
     pub along: f64,
@@ -215,7 +212,6 @@ impl Pair64 {
             vector: l,
             norm,
             slack: radii - along.abs(),
-            radius: radii,
             bound,
             along,
         }
@@ -243,12 +239,6 @@ pub fn classify(a: &BoxFrame, b: &BoxFrame) -> Classification {
         &SatAxis::ALL
     };
     verdict_of(axes.iter().map(|&axis| pair.slack(axis)))
-}
-
-/// The verdict implied by a set of slacks (the same rule as [`classify`]).
-#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))]
-pub fn verdict(slacks: &[AxisSlack; 15]) -> Classification {
-    verdict_of(slacks.iter().copied())
 }
 
 /// One certified separating axis decides; otherwise every facet must be certified

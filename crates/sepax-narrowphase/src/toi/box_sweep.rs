@@ -33,12 +33,12 @@
 use sepax_shapes::math::{Point3, Real, UnitQuaternion, Vector3};
 use sepax_shapes::Shape;
 
-use super::{Toi, ToiStatus, TOI_DISTANCE_ALLOWANCE};
+use super::{Toi, ToiStatus};
 use crate::distance::rounded_core_points;
 use crate::gjk::{norm_safe, ConvexCore};
 use crate::sat::certified::{dot, Box64, Pair64};
 use crate::sat::{BoxFrame, SatAxis};
-use sepax_shapes::tolerance::CERT_ROUNDING_FACTOR;
+use sepax_shapes::tolerance::{CERT_ROUNDING_FACTOR, TOI_DISTANCE_ALLOWANCE};
 
 /// Unit roundoff of `f64`.
 const U: f64 = f64::EPSILON / 2.0;

@@ -71,8 +71,6 @@ use sepax_shapes::Shape;
 
 use crate::gjk::{ConvexCore, SupportMap};
 
-use sepax_shapes::tolerance::TOI_DISTANCE_ALLOWANCE;
-
 /// A rigid motion with constant velocities: at time `t` the shape is rotated by the angle
 /// `|angular| t` about the axis `angular` through `pivot`, then translated by `linear * t`.
 #[derive(Debug, Clone, Copy, PartialEq)]
