@@ -22,7 +22,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::Aabb;
 
-use crate::proxies::{pair_key, Proxy, ProxyTable};
+use crate::proxies::{pair_key, ProxyTable};
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};
 
 /// Settings of a [`UniformGrid`]. The default (cells of 1 unit, at most 64 cells per box) suits
@@ -293,7 +293,8 @@ impl BroadPhase for UniformGrid {
             self.link(id.index, &new);
         }
         if let Some(p) = self.proxies.get_mut(id) {
-            *p = Proxy { aabb, extra: new };
+            p.aabb = aabb;
+            p.extra = new;
         }
         true
     }

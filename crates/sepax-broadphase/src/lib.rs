@@ -15,8 +15,9 @@
 //! - [`brute::BruteForce`]: all pairs, the reference.
 //!
 //! Overlap is closed-set (touching boxes overlap) and exact (AABB comparisons only,
-//! [`Aabb::intersects`]), so no implementation ever drops a pair that the fat boxes share. The
-//! phases other than the tree share one proxy table (handles, user values, stored boxes).
+//! [`Aabb::intersects`]), so no implementation ever drops a pair that the fat boxes share. Every
+//! phase keeps its proxies in one shared proxy table (handles, user values, stored boxes, and
+//! the phase's own record per proxy: the tree's leaf and fat box, the grid's cell range).
 //!
 //! **Which one.** The world (`sepax-world`) keeps its colliders in [`bvh::DynamicBvh`]s by
 //! default, static and moving alike: the tree needs no setting (no cell size to match to the

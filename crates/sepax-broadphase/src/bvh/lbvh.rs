@@ -171,13 +171,13 @@ impl DynamicBvh {
                 Quantizer::new(&b.min(), &b.max())
             }
         };
-        for (slot, p) in self.proxies.iter_mut().enumerate() {
-            if clear_moved && p.moved {
-                p.moved = false;
+        for (slot, p) in self.proxies.slots_mut().iter_mut().enumerate() {
+            if clear_moved && p.extra.moved {
+                p.extra.moved = false;
             }
-            if p.node != NULL {
+            if p.extra.node != NULL {
                 s.keys
-                    .push(((q.code(&p.fat.center()) as u64) << 32) | slot as u64);
+                    .push(((q.code(&p.extra.fat.center()) as u64) << 32) | slot as u64);
             }
         }
         radix_sort(&mut s.keys, &mut s.tmp);
@@ -197,11 +197,11 @@ impl DynamicBvh {
         s.range.resize(n as usize - 1, (0, 0));
         s.order.extend(s.keys.iter().map(|&k| k as u32));
         for (i, &slot) in s.order.iter().enumerate() {
-            let p = &mut self.proxies[slot as usize];
-            p.node = first_leaf + i as u32;
-            s.tight.push(p.tight);
+            let p = self.proxies.slot_mut(slot);
+            p.extra.node = first_leaf + i as u32;
+            s.tight.push(p.aabb);
             let leaf = &mut s.out[(first_leaf as usize) + i];
-            leaf.aabb = p.fat;
+            leaf.aabb = p.extra.fat;
             leaf.child2 = slot;
         }
         // Internal nodes, top-down: `(start, end, node)`; a one-leaf range is that leaf.
@@ -263,10 +263,10 @@ impl DynamicBvh {
     pub(crate) fn keep_fast_layout(&mut self) {
         let s = &mut self.scratch.lbvh;
         for (t, &slot) in s.tight.iter_mut().zip(&s.order) {
-            *t = self.proxies[slot as usize].tight;
+            *t = self.proxies.slot(slot).aabb;
         }
         for &slot in &self.moved {
-            self.proxies[slot as usize].moved = false;
+            self.proxies.slot_mut(slot).extra.moved = false;
         }
         if let Some(k) = &mut self.fast_layout {
             *k += 1;

@@ -19,7 +19,7 @@
 //! same fast way; [`DynamicBvh::rebuild`] and [`DynamicBvh::insert_many`] build with binned SAH
 //! (Wald 2007, "On fast construction of SAH-based bounding volume hierarchies").
 //!
-//! One file per concept: `node` (pool and proxy table), `insert`, `remove`, `refit`, `rotate`,
+//! One file per concept: `node` (node pool, and the tree's record in the proxy table every broad phase shares), `insert`, `remove`, `refit`, `rotate`,
 //! `rebuild` (binned SAH), `lbvh` (the fast rebuild), `query` (boxes, OBBs, spheres, rays),
 //! `pairs` (self pairs, tree against tree and the incremental [`BroadPhase::update_pairs`]),
 //! `sweep` (the whole-tree pair search), `chunks` (the pair search as deterministic jobs on a
@@ -46,8 +46,9 @@ pub use query::{RayStep, Walk};
 pub use wide::mirror::RayCaster;
 pub use wide::WideBvh;
 
+use crate::proxies::ProxyTable;
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};
-use node::{fatten, Node, Proxy, NULL};
+use node::{fatten, Leaf, Node, NULL};
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::Aabb;
 
@@ -194,11 +195,8 @@ pub struct DynamicBvh {
     nodes: Vec<Node>,
     free_node: u32,
     root: u32,
-    proxies: Vec<Proxy>,
-    /// The user value of each slot (parallel to `proxies`).
-    users: Vec<u64>,
-    free_proxy: u32,
-    proxy_count: usize,
+    /// The proxies (tight box, user value, handle) with the tree's record of each.
+    proxies: ProxyTable<Leaf>,
     /// Slots whose fat box changed (or that were inserted or removed) since the last
     /// `update_pairs`.
     moved: Vec<u32>,
@@ -241,10 +239,7 @@ impl DynamicBvh {
             nodes: Vec::new(),
             free_node: NULL,
             root: NULL,
-            proxies: Vec::new(),
-            users: Vec::new(),
-            free_proxy: NULL,
-            proxy_count: 0,
+            proxies: ProxyTable::default(),
             moved: Vec::new(),
             pairs: Vec::new(),
             built_cost: None,
@@ -264,7 +259,7 @@ impl DynamicBvh {
 
     /// The tight box last given for a live proxy.
     pub fn tight_aabb(&self, id: ProxyId) -> Option<Aabb> {
-        self.slot(id).map(|s| self.proxies[s].tight)
+        self.proxies.aabb(id)
     }
 
     /// Height of the tree: 0 for a single leaf, and 0 when empty.
@@ -281,7 +276,7 @@ impl DynamicBvh {
         if self.root == NULL {
             0
         } else {
-            2 * self.proxy_count - 1
+            2 * self.proxies.len() - 1
         }
     }
 
@@ -296,8 +291,7 @@ impl DynamicBvh {
         use core::mem::size_of;
         let sc = &self.scratch;
         self.nodes.capacity() * size_of::<Node>()
-            + self.proxies.capacity() * size_of::<Proxy>()
-            + self.users.capacity() * size_of::<u64>()
+            + self.proxies.capacity_bytes()
             + self.moved.capacity() * size_of::<u32>()
             + (self.pairs.capacity() + sc.found.capacity() + sc.merged.capacity())
                 * size_of::<(ProxyId, ProxyId)>()
@@ -320,14 +314,7 @@ impl DynamicBvh {
 
     /// Every live proxy, in slot order.
     pub fn proxies(&self) -> impl Iterator<Item = ProxyId> + '_ {
-        self.proxies
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.node != NULL)
-            .map(|(i, p)| ProxyId {
-                index: i as u32,
-                generation: p.generation,
-            })
+        self.proxies.iter().map(|(id, _)| id)
     }
 
     /// Adds a proxy whose fat box is the tight box plus the margin, stretched by
@@ -362,39 +349,19 @@ impl DynamicBvh {
             self.config.prediction,
             &displacement,
         );
-        let slot = if self.free_proxy != NULL {
-            let s = self.free_proxy;
-            self.free_proxy = self.proxies[s as usize].next_free;
-            s
-        } else {
-            let s = u32::try_from(self.proxies.len())
-                .ok()
-                .filter(|&s| s < NULL)
-                .expect("DynamicBvh: more than 2^32 - 1 proxies");
-            self.users.push(user);
-            self.proxies.push(Proxy {
-                tight: aabb,
-                fat,
-                node: NULL,
-                generation: 0,
-                next_free: NULL,
-                moved: false,
-            });
-            s
-        };
         let leaf = self.alloc_node();
-        {
-            let n = &mut self.nodes[leaf as usize];
-            n.aabb = fat;
-            n.child2 = slot;
-        }
-        let p = &mut self.proxies[slot as usize];
-        p.tight = aabb;
-        p.fat = fat;
-        self.users[slot as usize] = user;
-        p.node = leaf;
-        p.next_free = NULL;
-        self.proxy_count += 1;
+        // A reused slot keeps its move flag: it may still be in the move buffer.
+        let slot = self
+            .proxies
+            .insert_with(aabb, user, |old| Leaf {
+                fat,
+                node: leaf,
+                moved: old.is_some_and(|o| o.moved),
+            })
+            .index;
+        let n = &mut self.nodes[leaf as usize];
+        n.aabb = fat;
+        n.child2 = slot;
         self.mark_moved(slot);
         self.changed();
         (slot, leaf)
@@ -410,20 +377,14 @@ impl BroadPhase for DynamicBvh {
         let Some(slot) = self.slot(id) else {
             return false;
         };
-        let leaf = self.proxies[slot].node;
+        let leaf = self.proxies.slot(slot as u32).extra.node;
         self.remove_leaf(leaf);
         self.free_node(leaf);
         self.mark_moved(slot as u32);
-        let p = &mut self.proxies[slot];
-        p.node = NULL;
-        p.generation = p.generation.wrapping_add(1);
-        // A slot whose generation wrapped around is retired for good, so that no handle of
-        // its past can ever alias a future proxy.
-        if p.generation != 0 {
-            p.next_free = self.free_proxy;
-            self.free_proxy = slot as u32;
-        }
-        self.proxy_count -= 1;
+        self.proxies.slot_mut(slot as u32).extra.node = NULL;
+        // The table bumps the generation and retires a slot whose generation would wrap, so
+        // that no handle of its past can ever alias a future proxy.
+        self.proxies.remove(id);
         self.changed();
         true
     }
@@ -432,23 +393,23 @@ impl BroadPhase for DynamicBvh {
         let Some(slot) = self.slot(id) else {
             return false;
         };
-        let p = &mut self.proxies[slot];
-        p.tight = aabb;
-        if p.fat.contains_aabb(&aabb) {
+        let p = self.proxies.slot_mut(slot as u32);
+        p.aabb = aabb;
+        if p.extra.fat.contains_aabb(&aabb) {
             // Exact pairs depend on the tight box: the pair update must look at this proxy.
             if self.config.exact_pairs {
                 self.mark_moved(slot as u32);
             }
             return true;
         }
-        let leaf = p.node;
+        let leaf = p.extra.node;
         let fat = fatten(
             &aabb,
             self.config.margin,
             self.config.prediction,
             &displacement,
         );
-        self.proxies[slot].fat = fat;
+        self.proxies.slot_mut(slot as u32).extra.fat = fat;
         self.changed();
         match self.config.update_mode {
             UpdateMode::Reinsert => {
@@ -473,16 +434,17 @@ impl BroadPhase for DynamicBvh {
     }
 
     fn user(&self, id: ProxyId) -> Option<u64> {
-        self.slot(id).map(|s| self.users[s])
+        self.proxies.user(id)
     }
 
     fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {
-        self.slot(id)
-            .map(|s| self.nodes[self.proxies[s].node as usize].aabb)
+        self.proxies
+            .get(id)
+            .map(|p| self.nodes[p.extra.node as usize].aabb)
     }
 
     fn len(&self) -> usize {
-        self.proxy_count
+        self.proxies.len()
     }
 
     fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> Visit) -> QueryStats {

@@ -1,5 +1,6 @@
-//! The node pool and the proxy table: plain `Vec`s indexed by `u32`, each with an intrusive free
-//! list, so that inserting and removing allocates nothing once the vectors have grown.
+//! The node pool (a plain `Vec` indexed by `u32` with an intrusive free list, so that inserting
+//! and removing allocates nothing once it has grown) and the tree's record in the shared proxy
+//! table.
 
 use sepax_shapes::math::{Point3, Real, Vector3};
 use sepax_shapes::Aabb;
@@ -41,25 +42,27 @@ impl Node {
     }
 }
 
-/// One slot of the proxy table: the fields every frame reads (64 bytes in `f32`; the user
-/// value lives in a separate, cold table).
+/// The tree's record of a proxy in the shared proxy table ([`crate::proxies::ProxyTable`],
+/// whose stored box is the proxy's tight box). A slot is 64 bytes in `f32`: the fields every
+/// frame reads, with the user values in the table's separate, cold column.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Proxy {
-    /// The tight box last given by the user.
-    pub tight: Aabb,
+pub(crate) struct Leaf {
     /// The fat box (a copy of the leaf's box, read by `update` in slot order instead of the
     /// scattered leaf).
     pub fat: Aabb,
     /// The leaf node, or `NULL` when the slot is free.
     pub node: u32,
-    /// Bumped on every removal; a handle is live when its generation matches.
-    pub generation: u32,
-    /// Next free slot while the slot is free.
-    pub next_free: u32,
     /// Whether the slot is in the move buffer (its fat box changed, or it was inserted or
-    /// removed, since the last `update_pairs`).
+    /// removed, since the last `update_pairs`). Kept while the slot is free.
     pub moved: bool,
 }
+
+/// One slot of the tree's proxy table.
+pub(crate) type Proxy = crate::proxies::Proxy<Leaf>;
+
+// The size noted above (f32): one cache line per slot.
+#[cfg(not(feature = "f64"))]
+const _: () = assert!(core::mem::size_of::<Proxy>() <= 64);
 
 /// A point box at the origin: the placeholder of fresh nodes.
 pub(crate) fn empty_aabb() -> Aabb {
@@ -137,23 +140,19 @@ impl super::DynamicBvh {
     /// The slot index of a live handle, or `None` for a stale or unknown one.
     #[inline]
     pub(crate) fn slot(&self, id: crate::ProxyId) -> Option<usize> {
-        let p = self.proxies.get(id.index as usize)?;
-        (p.node != NULL && p.generation == id.generation).then_some(id.index as usize)
+        self.proxies.index_of(id).map(|s| s as usize)
     }
 
     /// The handle of a live slot.
     #[inline]
     pub(crate) fn handle(&self, slot: u32) -> crate::ProxyId {
-        crate::ProxyId {
-            index: slot,
-            generation: self.proxies[slot as usize].generation,
-        }
+        self.proxies.id_at(slot)
     }
 
     /// Puts a slot into the move buffer (once).
     #[inline]
     pub(crate) fn mark_moved(&mut self, slot: u32) {
-        let p = &mut self.proxies[slot as usize];
+        let p = &mut self.proxies.slot_mut(slot).extra;
         if !p.moved {
             p.moved = true;
             self.moved.push(slot);

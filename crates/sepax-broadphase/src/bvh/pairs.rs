@@ -23,12 +23,12 @@ fn query_moved(
     b: &mut ChunkBuf,
 ) {
     let p = &proxies[slot as usize];
-    if p.node == NULL {
+    if p.extra.node == NULL {
         return;
     }
     // Leaves hold fat boxes, which contain the tight ones: a walk with the tight box reaches
     // every leaf whose tight box it touches.
-    let mine = if exact { p.tight } else { p.fat };
+    let mine = if exact { p.aabb } else { p.extra.fat };
     let me = ProxyId {
         index: slot,
         generation: p.generation,
@@ -42,7 +42,9 @@ fn query_moved(
         |bx| overlaps(bx, &mine),
         |other| {
             let q = &proxies[other as usize];
-            if other != slot && !(q.moved && other < slot) && (!exact || overlaps(&q.tight, &mine))
+            if other != slot
+                && !(q.extra.moved && other < slot)
+                && (!exact || overlaps(&q.aabb, &mine))
             {
                 let o = ProxyId {
                     index: other,
@@ -182,9 +184,8 @@ impl DynamicBvh {
     /// thread. Allocates nothing once warm.
     pub fn update_pairs_chunked(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, run: Runner<'_>) {
         let moved = self.moved.len() as Real;
-        if self.proxy_count >= 2
-            && moved >= self.config.full_rebuild_fraction * self.proxy_count as Real
-        {
+        let count = self.proxies.len();
+        if count >= 2 && moved >= self.config.full_rebuild_fraction * count as Real {
             self.full_update_pairs(out, run);
             return;
         }
@@ -197,9 +198,9 @@ impl DynamicBvh {
         // Query in leaf order: after a rebuild, nearby leaves have nearby indices, so successive
         // queries walk mostly the same, cached, nodes. (The order of `found` does not matter: it
         // is sorted below.)
-        let proxies = &self.proxies;
+        let proxies = self.proxies.slots();
         self.moved
-            .sort_unstable_by_key(|&s| (proxies[s as usize].node, s));
+            .sort_unstable_by_key(|&s| (proxies[s as usize].extra.node, s));
         let jobs = self.moved.len().div_ceil(MOVED_PER_JOB);
         let bufs = chunks.prepare(jobs);
         let (moved, nodes, root) = (&self.moved, &self.nodes[..], self.root);
@@ -217,9 +218,9 @@ impl DynamicBvh {
         }
         self.scratch.chunks = chunks;
         found.sort_unstable();
-        let proxies = &self.proxies;
+        let proxies = self.proxies.slots();
         let unmoved = |&(a, b): &(ProxyId, ProxyId)| {
-            !proxies[a.index as usize].moved && !proxies[b.index as usize].moved
+            !proxies[a.index as usize].extra.moved && !proxies[b.index as usize].extra.moved
         };
         let mut kept = self.pairs.iter().filter(|p| unmoved(p)).peekable();
         let mut new = found.iter().peekable();
@@ -248,7 +249,7 @@ impl DynamicBvh {
         }
         core::mem::swap(&mut self.pairs, &mut merged);
         for &slot in &self.moved {
-            self.proxies[slot as usize].moved = false;
+            self.proxies.slot_mut(slot).extra.moved = false;
         }
         self.moved.clear();
         self.scratch.found = found;

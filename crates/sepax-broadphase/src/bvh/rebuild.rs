@@ -123,7 +123,7 @@ impl DynamicBvh {
             return 0.0;
         }
         let root_area = self.nodes[self.root as usize].aabb.surface_area();
-        let c = sum / root_area / self.proxy_count as Real;
+        let c = sum / root_area / self.proxies.len() as Real;
         if c.is_finite() {
             c
         } else {
@@ -134,7 +134,7 @@ impl DynamicBvh {
     /// Rebuilds when the configured trigger says so (see [`super::BvhConfig::rebuild_ratio`]).
     pub(crate) fn maybe_rebuild(&mut self) {
         let ratio = self.config.rebuild_ratio;
-        if self.proxy_count < self.config.rebuild_min_proxies.max(2) || ratio == Real::INFINITY {
+        if self.proxies.len() < self.config.rebuild_min_proxies.max(2) || ratio == Real::INFINITY {
             return;
         }
         let due = match self.built_cost {
@@ -171,11 +171,11 @@ impl DynamicBvh {
         items.clear();
         tasks.clear();
         created.clear();
-        for p in &self.proxies {
-            if p.node != NULL {
-                let aabb = self.nodes[p.node as usize].aabb;
+        for p in self.proxies.slots() {
+            if p.extra.node != NULL {
+                let aabb = self.nodes[p.extra.node as usize].aabb;
                 items.push(Item {
-                    node: p.node,
+                    node: p.extra.node,
                     centroid: aabb.center(),
                     aabb,
                 });
@@ -260,7 +260,7 @@ impl DynamicBvh {
                 let old = stack.pop().unwrap_or(NULL);
                 let n = self.nodes[old as usize];
                 if n.is_leaf() {
-                    self.proxies[n.child2 as usize].node = new;
+                    self.proxies.slot_mut(n.child2).extra.node = new;
                     continue;
                 }
                 let c1 = out.len() as u32;

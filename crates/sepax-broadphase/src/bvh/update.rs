@@ -43,10 +43,10 @@ impl DynamicBvh {
                 continue;
             };
             live += 1;
-            let p = &mut self.proxies[slot];
-            p.tight = aabb;
-            if !p.fat.contains_aabb(&aabb) {
-                p.fat = fatten(&aabb, margin, prediction, &d);
+            let p = self.proxies.slot_mut(slot as u32);
+            p.aabb = aabb;
+            if !p.extra.fat.contains_aabb(&aabb) {
+                p.extra.fat = fatten(&aabb, margin, prediction, &d);
                 escaped.push(slot as u32);
             } else if !exact {
                 continue;
@@ -59,14 +59,14 @@ impl DynamicBvh {
         }
         // A slot may appear twice: its leaf then takes the last fat box, as one by one.
         for &slot in &escaped {
-            let p = &self.proxies[slot as usize];
+            let p = &self.proxies.slot(slot).extra;
             self.nodes[p.node as usize].aabb = p.fat;
         }
-        if escaped.len() * REFIT_ALL_ONE_IN >= self.proxy_count {
+        if escaped.len() * REFIT_ALL_ONE_IN >= self.proxies.len() {
             self.refit_fast_layout();
         } else {
             for &slot in &escaped {
-                self.enlarge_ancestors(self.proxies[slot as usize].node);
+                self.enlarge_ancestors(self.proxies.slot(slot).extra.node);
             }
         }
         self.scratch.escaped = escaped;
@@ -78,7 +78,7 @@ impl DynamicBvh {
     /// topology do not change.
     fn refit_fast_layout(&mut self) {
         debug_assert!(self.fast_layout.is_some());
-        let internal = self.proxy_count.saturating_sub(1);
+        let internal = self.proxies.len().saturating_sub(1);
         let mut area: Real = 0.0;
         for i in (0..internal).rev() {
             let n = self.nodes[i];

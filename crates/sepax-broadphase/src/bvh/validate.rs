@@ -13,8 +13,8 @@ impl DynamicBvh {
     /// - the leaves are exactly the live proxies: each leaf names a live slot whose `node` is that
     ///   leaf, and the leaf's box is the proxy's fat box and contains its tight box;
     /// - the nodes not in the tree are exactly the free list (no cycle, every entry marked free);
-    /// - the proxy free list holds only free slots, without cycles, and live plus free plus
-    ///   retired slots add up;
+    /// - the proxy table's own invariants (live count, free list of distinct free slots, every
+    ///   free slot listed unless retired), and a leaf exactly for each live slot;
     /// - the move buffer holds each flagged slot once; the pair set is strictly sorted with
     ///   `a < b`, and names live proxies unless one side is flagged in the move buffer.
     ///
@@ -25,8 +25,8 @@ impl DynamicBvh {
         let mut leaves = 0usize;
         let mut in_tree = 0usize;
         if self.root == NULL {
-            if self.proxy_count != 0 {
-                return Err(format!("empty tree but {} proxies", self.proxy_count));
+            if self.proxies.len() != 0 {
+                return Err(format!("empty tree but {} proxies", self.proxies.len()));
             }
         } else {
             let root = self.root as usize;
@@ -60,9 +60,13 @@ impl DynamicBvh {
                         return Err(format!("leaf {i} has height {}", n.height));
                     }
                     let slot = n.child2 as usize;
-                    let Some(p) = self.proxies.get(slot) else {
+                    let Some(p) = self.proxies.slots().get(slot) else {
                         return Err(format!("leaf {i} names slot {slot} out of range"));
                     };
+                    if !p.live {
+                        return Err(format!("leaf {i} names free slot {slot}"));
+                    }
+                    let (tight, p) = (p.aabb, &p.extra);
                     if p.node != i {
                         return Err(format!(
                             "leaf {i} names slot {slot} whose node is {}",
@@ -75,10 +79,10 @@ impl DynamicBvh {
                             n.aabb, p.fat
                         ));
                     }
-                    if !n.aabb.contains_aabb(&p.tight) {
+                    if !n.aabb.contains_aabb(&tight) {
                         return Err(format!(
                             "leaf {i}: fat box {:?} does not contain tight box {:?}",
-                            n.aabb, p.tight
+                            n.aabb, tight
                         ));
                     }
                     continue;
@@ -113,10 +117,10 @@ impl DynamicBvh {
                 }
             }
         }
-        if leaves != self.proxy_count {
+        if leaves != self.proxies.len() {
             return Err(format!(
                 "{leaves} leaves but {} live proxies",
-                self.proxy_count
+                self.proxies.len()
             ));
         }
         // Node free list: exactly the nodes outside the tree.
@@ -144,45 +148,29 @@ impl DynamicBvh {
                 "{in_tree} nodes in the tree + {free} free != pool of {n_nodes}"
             ));
         }
-        // Proxy table.
-        let live = self.proxies.iter().filter(|p| p.node != NULL).count();
-        if live != self.proxy_count {
-            return Err(format!("{live} live slots but count {}", self.proxy_count));
-        }
-        let mut listed = vec![false; self.proxies.len()];
-        let mut s = self.free_proxy;
-        while s != NULL {
-            let su = s as usize;
-            let Some(p) = self.proxies.get(su) else {
-                return Err(format!("free slot {s} out of range"));
-            };
-            if listed[su] {
-                return Err(format!("free slot list has a cycle at {s}"));
-            }
-            listed[su] = true;
-            if p.node != NULL {
-                return Err(format!("slot {s} is live and in the free list"));
-            }
-            s = p.next_free;
-        }
-        for (k, p) in self.proxies.iter().enumerate() {
-            let retired = p.node == NULL && p.generation == 0;
-            if p.node == NULL && !listed[k] && !retired {
-                return Err(format!("free slot {k} is not in the free list"));
+        // Proxy table: its own invariants, and a leaf exactly for the live slots.
+        self.proxies.validate()?;
+        let slots = self.proxies.slots();
+        for (k, p) in slots.iter().enumerate() {
+            if p.live != (p.extra.node != NULL) {
+                return Err(format!(
+                    "slot {k}: live {} but leaf {}",
+                    p.live, p.extra.node
+                ));
             }
         }
         // Move buffer and pair set.
-        let mut flagged = vec![false; self.proxies.len()];
+        let mut flagged = vec![false; slots.len()];
         for &s in &self.moved {
             let su = s as usize;
-            if su >= self.proxies.len() || flagged[su] || !self.proxies[su].moved {
+            if su >= slots.len() || flagged[su] || !slots[su].extra.moved {
                 return Err(format!(
                     "move buffer entry {s} is out of range, repeated or unflagged"
                 ));
             }
             flagged[su] = true;
         }
-        if self.proxies.iter().filter(|p| p.moved).count() != self.moved.len() {
+        if slots.iter().filter(|p| p.extra.moved).count() != self.moved.len() {
             return Err("a slot is flagged moved but not in the move buffer".into());
         }
         for w in self.pairs.windows(2) {
@@ -195,7 +183,7 @@ impl DynamicBvh {
                 return Err(format!("pair ({a:?}, {b:?}) not ordered"));
             }
             for id in [a, b] {
-                if self.slot(id).is_none() && !self.proxies[id.index as usize].moved {
+                if self.slot(id).is_none() && !slots[id.index as usize].extra.moved {
                     return Err(format!(
                         "pair names dead proxy {id:?} outside the move buffer"
                     ));
@@ -228,8 +216,8 @@ impl DynamicBvh {
             eat(((n.parent as u64) << 32) | n.child1 as u64);
             eat(((n.child2 as u64) << 32) | n.height as u64);
         }
-        for p in &self.proxies {
-            eat(((p.node as u64) << 32) | p.generation as u64);
+        for p in self.proxies.slots() {
+            eat(((p.extra.node as u64) << 32) | p.generation as u64);
         }
         h
     }

@@ -124,7 +124,7 @@ impl DynamicBvh {
             .mirror
             .stale_queries
             .fetch_add(queries, Ordering::Relaxed);
-        if seen.saturating_add(queries) < refresh_after(self.proxy_count) || !self.refresh(key) {
+        if seen.saturating_add(queries) < refresh_after(self.proxies.len()) || !self.refresh(key) {
             return None;
         }
         // Fresh now: the key cannot change while `&self` is borrowed.
@@ -134,7 +134,7 @@ impl DynamicBvh {
     /// Rebuilds the mirror for `key` unless it is already fresh; false when the lock is busy or
     /// the tree has too many slots for the wide nodes' 31-bit primitive tags.
     fn refresh(&self, key: Key) -> bool {
-        if self.proxies.len() >= PRIM as usize {
+        if self.proxies.slots().len() >= PRIM as usize {
             return false;
         }
         let Some(mut g) = try_write(&self.mirror.built) else {
@@ -146,7 +146,7 @@ impl DynamicBvh {
             collapse(
                 &self.nodes,
                 self.root,
-                self.proxy_count,
+                self.proxies.len(),
                 &mut b.tree,
                 &mut b.scratch,
             );

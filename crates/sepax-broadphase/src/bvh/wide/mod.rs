@@ -338,13 +338,11 @@ impl DynamicBvh {
     /// primitives: primitive `i` of the wide tree is proxy `ids[i]`. For casting rays against
     /// geometry that stays put.
     pub fn to_wide(&self) -> (WideBvh, Vec<ProxyId>) {
-        let mut boxes = Vec::with_capacity(self.proxy_count);
-        let mut ids = Vec::with_capacity(self.proxy_count);
-        for (slot, p) in self.proxies.iter().enumerate() {
-            if p.node != super::NULL {
-                boxes.push(p.tight);
-                ids.push(self.handle(slot as u32));
-            }
+        let mut boxes = Vec::with_capacity(self.proxies.len());
+        let mut ids = Vec::with_capacity(self.proxies.len());
+        for (id, p) in self.proxies.iter() {
+            boxes.push(p.aabb);
+            ids.push(id);
         }
         (WideBvh::build(&boxes), ids)
     }
