@@ -4,7 +4,7 @@
 use sepax_shapes::math::Vector3;
 use sepax_shapes::Aabb;
 
-use crate::proxies::ProxyTable;
+use crate::proxies::{table_accessors, ProxyTable};
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};
 
 /// All pairs by exact box comparisons; boxes are stored exactly as given (no fattening).
@@ -37,30 +37,10 @@ impl BroadPhase for BruteForce {
         self.proxies.set_aabb(id, aabb)
     }
 
-    fn user(&self, id: ProxyId) -> Option<u64> {
-        self.proxies.user(id)
-    }
-
-    fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {
-        self.proxies.aabb(id)
-    }
-
-    fn len(&self) -> usize {
-        self.proxies.len()
-    }
+    table_accessors!();
 
     fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> Visit) -> QueryStats {
-        let mut stats = QueryStats::default();
-        for (id, p) in self.proxies.iter() {
-            stats.leaves_tested += 1;
-            if p.aabb.intersects(aabb) {
-                stats.hits += 1;
-                if f(id) == Visit::Stop {
-                    break;
-                }
-            }
-        }
-        stats
+        self.proxies.scan(aabb, f)
     }
 
     fn update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {

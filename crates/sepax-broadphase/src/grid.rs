@@ -22,7 +22,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::Aabb;
 
-use crate::proxies::{pair_key, ProxyTable};
+use crate::proxies::{pair_key, table_accessors, ProxyTable};
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};
 
 /// Settings of a [`UniformGrid`]. The default (cells of 1 unit, at most 64 cells per box) suits
@@ -299,17 +299,7 @@ impl BroadPhase for UniformGrid {
         true
     }
 
-    fn user(&self, id: ProxyId) -> Option<u64> {
-        self.proxies.user(id)
-    }
-
-    fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {
-        self.proxies.aabb(id)
-    }
-
-    fn len(&self) -> usize {
-        self.proxies.len()
-    }
+    table_accessors!();
 
     fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> Visit) -> QueryStats {
         let mut stats = QueryStats::default();

@@ -8,7 +8,27 @@
 //! index; the user values, read only by [`ProxyTable::user`], live in a parallel table so that
 //! they take no room in those loops' cache lines.
 
+use crate::{QueryStats, Visit};
 use sepax_shapes::Aabb;
+
+/// The [`crate::BroadPhase`] methods that only read the proxy table (`user`, `stored_aabb`,
+/// `len`), for a phase that keeps it in the field `proxies` and stores the boxes it is given.
+macro_rules! table_accessors {
+    () => {
+        fn user(&self, id: ProxyId) -> Option<u64> {
+            self.proxies.user(id)
+        }
+
+        fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {
+            self.proxies.aabb(id)
+        }
+
+        fn len(&self) -> usize {
+            self.proxies.len()
+        }
+    };
+}
+pub(crate) use table_accessors;
 
 /// A proxy handle: an index into the broad phase's proxy table plus a generation, so that a
 /// stale handle (of a removed proxy) is detected instead of aliasing a new one.
@@ -242,6 +262,22 @@ impl<X> ProxyTable<X> {
                     s,
                 )
             })
+    }
+
+    /// Every live proxy whose stored box overlaps `aabb` (closed sets), in slot order, by a
+    /// linear scan: the brute-force query, and the fallback of phases whose index is stale.
+    pub(crate) fn scan(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> Visit) -> QueryStats {
+        let mut stats = QueryStats::default();
+        for (id, p) in self.iter() {
+            stats.leaves_tested += 1;
+            if p.aabb.intersects(aabb) {
+                stats.hits += 1;
+                if f(id) == Visit::Stop {
+                    break;
+                }
+            }
+        }
+        stats
     }
 
     /// Turns sorted pair keys (see [`pair_key`]) into sorted handle pairs in `out`.

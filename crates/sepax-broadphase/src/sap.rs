@@ -16,7 +16,7 @@
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::Aabb;
 
-use crate::proxies::{pair_key, ProxyTable};
+use crate::proxies::{pair_key, table_accessors, ProxyTable};
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};
 
 /// Lanes tested per step of the inner sweep; the inner body is written over fixed-size arrays
@@ -219,33 +219,14 @@ impl BroadPhase for SweepAndPrune {
         live
     }
 
-    fn user(&self, id: ProxyId) -> Option<u64> {
-        self.proxies.user(id)
-    }
-
-    fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {
-        self.proxies.aabb(id)
-    }
-
-    fn len(&self) -> usize {
-        self.proxies.len()
-    }
+    table_accessors!();
 
     fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> Visit) -> QueryStats {
-        let mut stats = QueryStats::default();
         if self.dirty || self.slot.len() < LANES {
             // The sorted arrays are stale: test the stored boxes directly.
-            for (id, p) in self.proxies.iter() {
-                stats.leaves_tested += 1;
-                if p.aabb.intersects(aabb) {
-                    stats.hits += 1;
-                    if f(id) == Visit::Stop {
-                        break;
-                    }
-                }
-            }
-            return stats;
+            return self.proxies.scan(aabb, f);
         }
+        let mut stats = QueryStats::default();
         let (lo, hi) = (aabb.min(), aabb.max());
         let n = self.slot.len() - LANES;
         // Entries starting past the query's end cannot overlap it.

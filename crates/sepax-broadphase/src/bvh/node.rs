@@ -90,18 +90,6 @@ pub(crate) fn fatten(tight: &Aabb, margin: Real, prediction: Real, d: &Vector3) 
     Aabb::new_unchecked(lo, hi)
 }
 
-/// Whether two closed boxes share a point (exact comparisons).
-#[inline]
-pub(crate) fn overlaps(a: &Aabb, b: &Aabb) -> bool {
-    let (amin, amax, bmin, bmax) = (a.min(), a.max(), b.min(), b.max());
-    amin.x <= bmax.x
-        && bmin.x <= amax.x
-        && amin.y <= bmax.y
-        && bmin.y <= amax.y
-        && amin.z <= bmax.z
-        && bmin.z <= amax.z
-}
-
 impl super::DynamicBvh {
     /// Takes a node from the free list (or grows the pool) and initialises it as a lone leaf.
     pub(crate) fn alloc_node(&mut self) -> u32 {

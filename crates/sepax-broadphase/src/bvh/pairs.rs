@@ -2,7 +2,7 @@
 //! [`crate::BroadPhase::update_pairs`].
 
 use super::chunks::{lock, serial, ChunkBuf, Runner};
-use super::node::{overlaps, Node, Proxy, NULL};
+use super::node::{Node, Proxy, NULL};
 use super::query::{overlap_walk, NodeStack, SpillStack};
 use super::DynamicBvh;
 use crate::{ProxyId, QueryStats, Visit};
@@ -39,12 +39,12 @@ fn query_moved(
         nodes,
         root,
         &mut b.stack,
-        |bx| overlaps(bx, &mine),
+        |bx| bx.intersects(&mine),
         |other| {
             let q = &proxies[other as usize];
             if other != slot
                 && !(q.extra.moved && other < slot)
-                && (!exact || overlaps(&q.aabb, &mine))
+                && (!exact || q.aabb.intersects(&mine))
             {
                 let o = ProxyId {
                     index: other,
@@ -100,7 +100,7 @@ fn pair_walk(
         } else {
             stats.nodes_visited += 1;
         }
-        if !overlaps(&na.aabb, &nb.aabb) {
+        if !na.aabb.intersects(&nb.aabb) {
             continue;
         }
         if la && lb {

@@ -4,7 +4,7 @@
 //! `&self` use [`SpillStack`] (inline for trees up to 64 deep, then a heap vector), and work on
 //! `&mut self` reuses the tree's scratch vector.
 
-use super::node::{overlaps, Node, NULL};
+use super::node::{Node, NULL};
 use super::DynamicBvh;
 use crate::{ProxyId, QueryStats, Visit};
 use core::mem::MaybeUninit;
@@ -183,7 +183,7 @@ impl DynamicBvh {
             &self.nodes,
             self.root,
             &mut SpillStack::<u32>::new(),
-            |b| overlaps(b, aabb),
+            |b| b.intersects(aabb),
             |slot| f(self.handle(slot)),
         )
     }

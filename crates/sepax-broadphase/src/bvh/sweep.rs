@@ -7,7 +7,7 @@
 //! tight boxes for exact pairs, so that the descent prunes as early as the pairs allow).
 
 use super::chunks::{lock, ChunkBufs, Runner};
-use super::node::{overlaps, NULL};
+use super::node::NULL;
 use super::DynamicBvh;
 use crate::ProxyId;
 use sepax_shapes::Aabb;
@@ -213,7 +213,7 @@ impl Sweep<'_> {
                         stack.push((c, c));
                     }
                 }
-                if overlaps(self.bx(c1), self.bx(c2)) {
+                if self.bx(c1).intersects(self.bx(c2)) {
                     stack.push((c1, c2));
                 }
             }
@@ -225,14 +225,14 @@ impl Sweep<'_> {
         } else if small_b || (!small_a && len_a >= len_b) {
             let bb = self.bx(b);
             for c in sn[a as usize].child {
-                if overlaps(self.bx(c), bb) {
+                if self.bx(c).intersects(bb) {
                     stack.push((c, b));
                 }
             }
         } else {
             let ba = self.bx(a);
             for c in sn[b as usize].child {
-                if overlaps(ba, self.bx(c)) {
+                if ba.intersects(self.bx(c)) {
                     stack.push((a, c));
                 }
             }
@@ -282,7 +282,7 @@ fn cross_runs(
 ) {
     for i in ra.0..ra.1 {
         let bi = &boxes[i as usize];
-        if !overlaps(bi, bb) {
+        if !bi.intersects(bb) {
             continue;
         }
         for j in rb.0..rb.1 {
@@ -293,7 +293,7 @@ fn cross_runs(
     }
 }
 
-/// [`overlaps`] without early exits: in the flat runs most tests fail on an unpredictable axis,
+/// [`Aabb::intersects`] without early exits: in the flat runs most tests fail on an unpredictable axis,
 /// and one combined branch mispredicts less than six.
 #[inline(always)]
 fn overlaps_branchless(a: &Aabb, b: &Aabb) -> bool {

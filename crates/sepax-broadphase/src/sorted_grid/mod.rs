@@ -86,7 +86,7 @@ mod tests;
 use sepax_shapes::math::{Real, Vector3};
 use sepax_shapes::Aabb;
 
-use crate::proxies::{pair_key, ProxyTable};
+use crate::proxies::{pair_key, table_accessors, ProxyTable};
 use crate::{BroadPhase, ProxyId, QueryStats, Visit};
 use changes::Home;
 use entry::Entry;
@@ -251,17 +251,7 @@ impl BroadPhase for SortedGrid {
         live
     }
 
-    fn user(&self, id: ProxyId) -> Option<u64> {
-        self.proxies.user(id)
-    }
-
-    fn stored_aabb(&self, id: ProxyId) -> Option<Aabb> {
-        self.proxies.aabb(id)
-    }
-
-    fn len(&self) -> usize {
-        self.proxies.len()
-    }
+    table_accessors!();
 
     fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> Visit) -> QueryStats {
         self.query(aabb, f)

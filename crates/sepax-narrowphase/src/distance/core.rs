@@ -166,7 +166,12 @@ fn point_segment(p: &Point3, s: &[Point3; 2]) -> CorePair {
     // Relative to p.
     let (_, q) =
         closest_point_on_segment(&Point3::origin(), &(s[0] - p).into(), &(s[1] - p).into());
-    if q == Point3::origin() {
+    from_relative(p, &q)
+}
+
+/// The pair of `p` and the closest point `p + q` of a core computed relative to `p`.
+fn from_relative(p: &Point3, q: &Point3) -> CorePair {
+    if *q == Point3::origin() {
         return CorePair::touching(*p);
     }
     CorePair {
@@ -181,16 +186,7 @@ fn point_segment(p: &Point3, s: &[Point3; 2]) -> CorePair {
 fn point_triangle(p: &Point3, t: &[Point3; 3]) -> CorePair {
     let v = t.map(|x| Point3::from(x - p));
     let q = closest_point_on_triangle(&Point3::origin(), &v[0], &v[1], &v[2]);
-    if q == Point3::origin() {
-        return CorePair::touching(*p);
-    }
-    CorePair {
-        point_a: *p,
-        point_b: p + q.coords,
-        distance: q.coords.norm(),
-        slack: 0.0,
-        delta: q.coords,
-    }
+    from_relative(p, &q)
 }
 
 fn segment_segment(s: &[Point3; 2], t: &[Point3; 2]) -> CorePair {

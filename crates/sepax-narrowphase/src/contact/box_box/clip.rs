@@ -37,6 +37,14 @@ pub(super) fn clip<const Y: bool>(
         let dc = uc * sign - limit;
         let dn = un * sign - limit;
         let (id, edge) = (input.id[idx], input.edge[idx]);
+        // Where the edge `idx -> nx` crosses the plane (signed distances `dc`, `dn`).
+        let crossing = |dc: Real, dn: Real| {
+            let s = dc / (dc - dn);
+            (
+                cw[idx] + (cw[nx] - cw[idx]) * s,
+                cz[idx] + (cz[nx] - cz[idx]) * s,
+            )
+        };
         if dc == 0.0 && dn > 0.0 {
             // On the plane and leaving: the polygon runs along the plane from here.
             push_uw::<Y>(out, &mut len, uc, cw[idx], cz[idx], id, plane);
@@ -44,9 +52,7 @@ pub(super) fn clip<const Y: bool>(
             push_uw::<Y>(out, &mut len, uc, cw[idx], cz[idx], id, edge);
             if dn > 0.0 {
                 // Leaving: the crossing point, then the polygon runs along the plane.
-                let s = dc / (dc - dn);
-                let w = cw[idx] + (cw[nx] - cw[idx]) * s;
-                let z = cz[idx] + (cz[nx] - cz[idx]) * s;
+                let (w, z) = crossing(dc, dn);
                 push_uw::<Y>(
                     out,
                     &mut len,
@@ -59,9 +65,7 @@ pub(super) fn clip<const Y: bool>(
             }
         } else if dn < 0.0 {
             // Entering: the crossing point keeps the edge it lies on.
-            let s = dc / (dc - dn);
-            let w = cw[idx] + (cw[nx] - cw[idx]) * s;
-            let z = cz[idx] + (cz[nx] - cz[idx]) * s;
+            let (w, z) = crossing(dc, dn);
             push_uw::<Y>(
                 out,
                 &mut len,
