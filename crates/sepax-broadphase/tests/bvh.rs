@@ -837,3 +837,59 @@ fn insert_many_matches_incremental_insertion() {
     bulk.update_pairs(&mut p1);
     assert_eq!(p1, brute_pairs(&pair_boxes(&bulk)));
 }
+
+/// The whole-tree pair search tests its flat runs in lanes (AVX where the CPU has it): the
+/// portable build and the detected one find the same pairs as brute force, on dense clusters
+/// (runs full of pairs), boxes touching exactly at a face or corner (closed sets), identical
+/// boxes and run lengths that are no multiple of the lane count.
+#[test]
+fn lane_and_portable_sweeps_agree() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let mut trees = [DynamicBvh::default(), DynamicBvh::default()];
+    let mut ids: Vec<[ProxyId; 2]> = Vec::new();
+    let mut boxes = Vec::new();
+    for u in 0..700u64 {
+        let b = match u % 7 {
+            // Unit cubes on the integer lattice: neighbours touch exactly.
+            0 | 1 => {
+                let c = [0; 3].map(|_| rng.random_range(0..6) as f64);
+                aabb([c[0] + 0.5, c[1] + 0.5, c[2] + 0.5], [0.5; 3])
+            }
+            // The same box many times.
+            2 => aabb([3.0, 3.0, 3.0], [0.25, 0.25, 0.25]),
+            _ => {
+                let c = [0; 3].map(|_| rng.random_range(-2.0..8.0));
+                let h = [0; 3].map(|_| rng.random_range(0.05..0.9));
+                aabb(c, h)
+            }
+        };
+        ids.push([trees[0].insert(b, u), trees[1].insert(b, u)]);
+        boxes.push(b);
+    }
+    let (mut lanes, mut portable) = (Vec::new(), Vec::new());
+    for frame in 0..12 {
+        for (k, id) in ids.iter().enumerate() {
+            if (k + frame) % 3 == 0 {
+                let d = [0; 3].map(|_| rng.random_range(-0.3..0.3) as Real);
+                let b = Aabb::from_center_half_extents(
+                    boxes[k].center() + Vector3::new(d[0], d[1], d[2]),
+                    boxes[k].half_extents(),
+                )
+                .unwrap();
+                boxes[k] = b;
+                for (t, tree) in trees.iter_mut().enumerate() {
+                    assert!(tree.update(id[t], b, Vector3::zeros()));
+                }
+            }
+        }
+        trees[0].update_pairs(&mut lanes);
+        #[cfg(target_arch = "x86_64")]
+        sepax_simd::force_portable(true);
+        trees[1].update_pairs(&mut portable);
+        #[cfg(target_arch = "x86_64")]
+        sepax_simd::force_portable(false);
+        assert!(!lanes.is_empty());
+        assert_eq!(lanes, portable, "frame {frame}");
+        assert_eq!(lanes, brute_pairs(&pair_boxes(&trees[0])), "frame {frame}");
+    }
+}

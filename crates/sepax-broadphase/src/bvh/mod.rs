@@ -13,8 +13,8 @@
 //! proxies moved, [`BroadPhase::update_pairs`] queries the tree for the moved ones and keeps the
 //! other pairs; when many moved ([`BvhConfig::full_rebuild_fraction`]), it rebuilds the tree as
 //! a linear BVH (leaves sorted along a Morton curve, Lauterbach et al. 2009; `lbvh.rs`) and finds
-//! every pair in one self-traversal that tests subtrees of up to 8 leaves as flat runs
-//! (`sweep.rs`); that layout is kept for a few frames before the next rebuild. When the SAH cost
+//! every pair in one self-traversal that tests subtrees of up to 32 leaves as flat runs
+//! (`sweep.rs`, the runs in lanes in `runs.rs`); that layout is kept for a few frames before the next rebuild. When the SAH cost
 //! drifts above a configured multiple of its value after the last build, the tree is rebuilt the
 //! same fast way; [`DynamicBvh::rebuild`] and [`DynamicBvh::insert_many`] build with binned SAH
 //! (Wald 2007, "On fast construction of SAH-based bounding volume hierarchies").
@@ -35,6 +35,7 @@ mod rebuild;
 mod refit;
 mod remove;
 mod rotate;
+mod runs;
 mod sweep;
 mod update;
 mod validate;

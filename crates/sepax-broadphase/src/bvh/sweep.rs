@@ -8,12 +8,16 @@
 
 use super::chunks::{lock, ChunkBufs, Runner};
 use super::node::NULL;
+use super::runs::{cross_runs, self_run, BoxColumns, Lanes};
 use super::DynamicBvh;
 use crate::ProxyId;
 use sepax_shapes::Aabb;
+use sepax_simd::{Lane256, LaneKernel, V};
 
-/// Subtrees of at most this many leaves are tested as runs of boxes.
-const CLUSTER: u32 = 8;
+/// Subtrees of at most this many leaves are tested as runs of boxes, in lanes. Smaller runs
+/// leave the descent's per-node cost dominant; larger ones test more missing pairs than the
+/// descent would prune (the benchmark's minimum lies between 32 and 64).
+const CLUSTER: u32 = 32;
 
 /// The whole-tree search is split into about this many jobs (enough to balance 8 or more
 /// threads; each costs a buffer and a lock).
@@ -39,6 +43,8 @@ pub(crate) struct SweepScratch {
     topology_of: Option<u64>,
     /// Per sorted position: the leaf's fat box (for fat pairs only).
     leaf_box: Vec<Aabb>,
+    /// The boxes the pairs are defined on, per sorted position, as columns for the lane tests.
+    cols: BoxColumns,
     /// Pending node pairs, each already known to overlap (or a node against itself).
     stack: Vec<(u32, u32)>,
     /// Found pairs as `(lower slot << 32) | higher slot`.
@@ -53,6 +59,7 @@ impl SweepScratch {
         use core::mem::size_of;
         self.nodes.capacity() * size_of::<SweepNode>()
             + self.leaf_box.capacity() * size_of::<Aabb>()
+            + self.cols.memory_bytes()
             + self.stack.capacity() * 8
             + self.found.capacity() * 8
             + self.chunks.memory_bytes()
@@ -66,13 +73,6 @@ pub(crate) fn grow_with_headroom<T>(v: &mut Vec<T>, n: usize) {
     if v.capacity() < n {
         v.reserve(n + n / 2);
     }
-}
-
-/// Pushes the pair of slots `a`, `b` (distinct) as one ordered key.
-#[inline(always)]
-fn push(found: &mut Vec<u64>, a: u32, b: u32) {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    found.push(((lo as u64) << 32) | hi as u64);
 }
 
 impl DynamicBvh {
@@ -126,9 +126,11 @@ impl DynamicBvh {
             s.topology_of = Some(lb.build_id);
         }
         refit(&mut s.nodes, boxes, first_leaf);
+        s.cols.fill(boxes);
         let ctx = Sweep {
             sn: &s.nodes,
             boxes,
+            cols: &s.cols,
             order: &lb.order,
             first_leaf,
         };
@@ -140,18 +142,17 @@ impl DynamicBvh {
         while head < stack.len() && stack.len() - head < SPLIT {
             let e = stack[head];
             head += 1;
-            ctx.step(e, stack, found);
+            ctx.step::<V>(e, stack, found);
         }
         let tasks = &stack[head..];
         let bufs = s.chunks.prepare(tasks.len());
+        let lanes = Lanes::detect();
         run(tasks.len(), &|t| {
             let mut guard = lock(&bufs[t]);
             let b = &mut *guard;
             b.pair_stack.clear();
             b.pair_stack.push(tasks[t]);
-            while let Some(e) = b.pair_stack.pop() {
-                ctx.step(e, &mut b.pair_stack, &mut b.keys);
-            }
+            lanes.run(Drain, &ctx, &mut b.pair_stack, &mut b.keys);
         });
         for t in 0..tasks.len() {
             s.found.extend_from_slice(&s.chunks.get_mut(t).keys);
@@ -172,6 +173,7 @@ impl DynamicBvh {
 struct Sweep<'a> {
     sn: &'a [SweepNode],
     boxes: &'a [Aabb],
+    cols: &'a BoxColumns,
     order: &'a [u32],
     first_leaf: u32,
 }
@@ -198,14 +200,20 @@ impl Sweep<'_> {
 
     /// Opens one pending entry (see `DynamicBvh::sweep_pairs`): pairs to `found`, entries
     /// still to open to `stack`.
-    #[inline]
-    fn step(&self, (a, b): (u32, u32), stack: &mut Vec<(u32, u32)>, found: &mut Vec<u64>) {
-        let (boxes, order, first_leaf, sn) = (self.boxes, self.order, self.first_leaf, self.sn);
+    #[inline(always)]
+    fn step<L: Lane256>(
+        &self,
+        (a, b): (u32, u32),
+        stack: &mut Vec<(u32, u32)>,
+        found: &mut Vec<u64>,
+    ) {
+        let (boxes, cols, order) = (self.boxes, self.cols, self.order);
+        let (first_leaf, sn) = (self.first_leaf, self.sn);
         let (ra, rb) = (self.span(a), self.span(b));
         let (len_a, len_b) = (ra.1 - ra.0, rb.1 - rb.0);
         if a == b {
             if len_a <= CLUSTER {
-                self_run(boxes, order, ra, found);
+                self_run::<L>(boxes, cols, order, ra, found);
             } else {
                 let [c1, c2] = sn[a as usize].child;
                 for c in [c2, c1] {
@@ -221,7 +229,7 @@ impl Sweep<'_> {
         }
         let (small_a, small_b) = (len_a <= CLUSTER, len_b <= CLUSTER);
         if small_a && small_b {
-            cross_runs(boxes, order, ra, rb, self.bx(b), found);
+            cross_runs::<L>(boxes, cols, order, ra, rb, self.bx(b), found);
         } else if small_b || (!small_a && len_a >= len_b) {
             let bb = self.bx(b);
             for c in sn[a as usize].child {
@@ -256,52 +264,21 @@ fn refit(nodes: &mut [SweepNode], boxes: &[Aabb], first_leaf: u32) {
     }
 }
 
-/// The pairs inside one run of sorted positions.
-#[inline]
-fn self_run(boxes: &[Aabb], order: &[u32], r: (u32, u32), found: &mut Vec<u64>) {
-    for i in r.0..r.1 {
-        let bi = &boxes[i as usize];
-        for j in i + 1..r.1 {
-            if overlaps_branchless(bi, &boxes[j as usize]) {
-                push(found, order[i as usize], order[j as usize]);
-            }
+/// One job of the search: every entry on `stack` opened to the end, on the lane vector `L`.
+struct Drain;
+
+impl<'s, 'a, 'b> LaneKernel<&'s Sweep<'a>, &'b mut Vec<(u32, u32)>, &'b mut Vec<u64>> for Drain {
+    type Output = ();
+    #[inline(always)]
+    fn run<L: Lane256>(
+        self,
+        ctx: &'s Sweep<'a>,
+        stack: &'b mut Vec<(u32, u32)>,
+        found: &'b mut Vec<u64>,
+        _: (),
+    ) {
+        while let Some(e) = stack.pop() {
+            ctx.step::<L>(e, stack, found);
         }
     }
-}
-
-/// The pairs between two disjoint runs; leaves of the first that miss `bb` (the second run's
-/// box) are skipped.
-#[inline]
-fn cross_runs(
-    boxes: &[Aabb],
-    order: &[u32],
-    ra: (u32, u32),
-    rb: (u32, u32),
-    bb: &Aabb,
-    found: &mut Vec<u64>,
-) {
-    for i in ra.0..ra.1 {
-        let bi = &boxes[i as usize];
-        if !bi.intersects(bb) {
-            continue;
-        }
-        for j in rb.0..rb.1 {
-            if overlaps_branchless(bi, &boxes[j as usize]) {
-                push(found, order[i as usize], order[j as usize]);
-            }
-        }
-    }
-}
-
-/// [`Aabb::intersects`] without early exits: in the flat runs most tests fail on an unpredictable axis,
-/// and one combined branch mispredicts less than six.
-#[inline(always)]
-fn overlaps_branchless(a: &Aabb, b: &Aabb) -> bool {
-    let (amin, amax, bmin, bmax) = (a.min(), a.max(), b.min(), b.max());
-    (amin.x <= bmax.x)
-        & (bmin.x <= amax.x)
-        & (amin.y <= bmax.y)
-        & (bmin.y <= amax.y)
-        & (amin.z <= bmax.z)
-        & (bmin.z <= amax.z)
 }
