@@ -2,7 +2,7 @@
 //! seen collider ([`sepax_narrowphase::toi::cast_shapes`]); a start in contact is reported at
 //! time 0 with its penetration. The rotational form in `rotational` shares the sweep here.
 
-use super::collect::{Clip, Closest, Collector, Hit};
+use super::collect::{hit_record, Clip, Closest, Collector};
 use super::filter::Resolved;
 use super::{check_finite, check_limit, place_query, QueryError, QueryFilter};
 use crate::id::ColliderId;
@@ -33,16 +33,7 @@ pub struct ShapeCastHit {
     pub status: ToiStatus,
 }
 
-impl Hit for ShapeCastHit {
-    #[inline]
-    fn id(&self) -> ColliderId {
-        self.id
-    }
-    #[inline]
-    fn t(&self) -> Real {
-        self.time
-    }
-}
+hit_record!(ShapeCastHit, |h| h.time);
 
 impl<B: MovingPhase> World<B> {
     /// Casts `shape` placed by `pose` along `velocity` for times `[0, max_time]` (it sits at

@@ -31,6 +31,24 @@ pub trait Hit: Copy {
     fn t(&self) -> Real;
 }
 
+/// `Hit` for a hit record with an `id` field; `|h| key` is its order key.
+macro_rules! hit_record {
+    ($hit:ty, |$h:ident| $t:expr) => {
+        impl $crate::query::collect::Hit for $hit {
+            #[inline]
+            fn id(&self) -> $crate::id::ColliderId {
+                self.id
+            }
+            #[inline]
+            fn t(&self) -> sepax_shapes::math::Real {
+                let $h = self;
+                $t
+            }
+        }
+    };
+}
+pub(crate) use hit_record;
+
 /// An overlap hit is the collider's id alone.
 impl Hit for ColliderId {
     fn id(&self) -> ColliderId {

@@ -1,7 +1,7 @@
 //! Distances from a shape at a pose to the colliders, with a maximum distance and witness
 //! points ([`sepax_narrowphase::distance::closest_points_shapes`]).
 
-use super::collect::{All, Closest, Collector, Hit};
+use super::collect::{hit_record, All, Closest, Collector};
 use super::{check_limit, place_query, QueryError, QueryFilter};
 use crate::id::ColliderId;
 use crate::phase::MovingPhase;
@@ -25,16 +25,7 @@ pub struct DistanceHit {
     pub normal: Vector3,
 }
 
-impl Hit for DistanceHit {
-    #[inline]
-    fn id(&self) -> ColliderId {
-        self.id
-    }
-    #[inline]
-    fn t(&self) -> Real {
-        self.distance
-    }
-}
+hit_record!(DistanceHit, |h| h.distance);
 
 impl<B: MovingPhase> World<B> {
     /// Hands every seen collider within `max_distance` (`Real::INFINITY` for no limit) of

@@ -1,12 +1,11 @@
 //! Frustum queries: which colliders are inside a view frustum, and which cross its boundary.
 
-use super::collect::{All, Clip, Collector, Hit};
+use super::collect::{hit_record, All, Clip, Collector};
 use super::{QueryError, QueryFilter};
 use crate::collider::grow_saturating;
 use crate::id::ColliderId;
 use crate::phase::MovingPhase;
 use crate::world::World;
-use sepax_shapes::math::Real;
 use sepax_shapes::tolerance::UNIT_ROUNDOFF;
 use sepax_shapes::{Aabb, CullMode, Frustum, Shape, Sphere, Visibility};
 
@@ -19,16 +18,7 @@ pub struct FrustumHit {
     pub visibility: Visibility,
 }
 
-impl Hit for FrustumHit {
-    #[inline]
-    fn id(&self) -> ColliderId {
-        self.id
-    }
-    #[inline]
-    fn t(&self) -> Real {
-        0.0
-    }
-}
+hit_record!(FrustumHit, |_h| 0.0);
 
 /// Where a placed shape lies relative to `frustum`. Boxes and spheres use the frustum's own
 /// culling in `mode`. A capsule is `Inside` when both end spheres are (the frustum is convex),

@@ -1,6 +1,6 @@
 //! The closest collider to a point, and every collider within a distance of it.
 
-use super::collect::{All, Closest, Collector, Hit};
+use super::collect::{hit_record, All, Closest, Collector};
 use super::{check_finite, check_limit, QueryError, QueryFilter};
 use crate::collider::grow_saturating;
 use crate::id::ColliderId;
@@ -22,16 +22,7 @@ pub struct PointHit {
     pub point: Point3,
 }
 
-impl Hit for PointHit {
-    #[inline]
-    fn id(&self) -> ColliderId {
-        self.id
-    }
-    #[inline]
-    fn t(&self) -> Real {
-        self.distance
-    }
-}
+hit_record!(PointHit, |h| h.distance);
 
 impl<B: MovingPhase> World<B> {
     /// Hands every seen collider within `max_distance` of `point` (`Real::INFINITY` for no

@@ -1,6 +1,6 @@
 //! Ray casts: closest, any, all, or any collector.
 
-use super::collect::{All, AnyHit, Clip, Closest, Collector, Hit};
+use super::collect::{hit_record, All, AnyHit, Clip, Closest, Collector};
 use super::filter::Resolved;
 use super::table::RayTable;
 use super::{KindMask, QueryError, QueryFilter};
@@ -27,16 +27,7 @@ pub struct RayCastHit {
     pub normal: Vector3,
 }
 
-impl Hit for RayCastHit {
-    #[inline]
-    fn id(&self) -> ColliderId {
-        self.id
-    }
-    #[inline]
-    fn t(&self) -> Real {
-        self.distance
-    }
-}
+hit_record!(RayCastHit, |h| h.distance);
 
 impl<B: MovingPhase> World<B> {
     /// Casts `ray` (its length is `ray.max_distance()`, possibly infinite) and hands every hit
