@@ -10,6 +10,7 @@
 //! thread; a rayon user passes `&|n, job| (0..n).into_par_iter().for_each(job)`.
 
 use crate::ProxyId;
+use sepax_simd::LaneMask;
 use std::sync::{Mutex, PoisonError};
 
 /// A runner: calls `job(i)` for every `i` in `0..count`, on any threads and in any order, and
@@ -25,8 +26,9 @@ pub fn serial(count: usize, job: &(dyn Fn(usize) + Sync)) {
 /// nothing.
 #[derive(Debug, Default)]
 pub(crate) struct ChunkBuf {
-    /// Traversal stack of node indices (the incremental queries).
-    pub stack: Vec<u32>,
+    /// Traversal stack of nodes and the packet lanes still descending (the incremental
+    /// queries, `packet.rs`).
+    pub stack: Vec<(u32, LaneMask)>,
     /// Pending node pairs (the whole-tree search).
     pub pair_stack: Vec<(u32, u32)>,
     /// Pairs found by the incremental queries.
@@ -38,7 +40,7 @@ pub(crate) struct ChunkBuf {
 impl ChunkBuf {
     /// Heap bytes held.
     fn memory_bytes(&self) -> usize {
-        self.stack.capacity() * 4
+        self.stack.capacity() * 8
             + self.pair_stack.capacity() * 8
             + self.found.capacity() * core::mem::size_of::<(ProxyId, ProxyId)>()
             + self.keys.capacity() * 8

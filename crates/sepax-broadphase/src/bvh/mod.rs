@@ -29,6 +29,7 @@ mod chunks;
 mod insert;
 mod lbvh;
 mod node;
+mod packet;
 mod pairs;
 mod query;
 mod rebuild;

@@ -1,61 +1,17 @@
 //! Overlapping pairs: within one tree, between two trees, and the incremental pair set of
 //! [`crate::BroadPhase::update_pairs`].
 
-use super::chunks::{lock, serial, ChunkBuf, Runner};
-use super::node::{Node, Proxy, NULL};
-use super::query::{overlap_walk, NodeStack, SpillStack};
+use super::chunks::{lock, serial, Runner};
+use super::node::{Node, NULL};
+use super::packet::{Packets, Walk};
+use super::query::{NodeStack, SpillStack};
+use super::runs::Lanes;
 use super::DynamicBvh;
 use crate::{ProxyId, QueryStats, Visit};
 use sepax_shapes::math::Real;
 
 /// Moved proxies per job of the incremental pair search.
 pub const MOVED_PER_JOB: usize = 128;
-
-/// The pairs of the moved proxy `slot` (skipped when removed) into `b.found`: every leaf whose
-/// box (tight for exact pairs, fat otherwise) overlaps its box, but itself and the moved ones of
-/// smaller slot (their own queries find those pairs).
-fn query_moved(
-    proxies: &[Proxy],
-    nodes: &[Node],
-    root: u32,
-    exact: bool,
-    slot: u32,
-    b: &mut ChunkBuf,
-) {
-    let p = &proxies[slot as usize];
-    if p.extra.node == NULL {
-        return;
-    }
-    // Leaves hold fat boxes, which contain the tight ones: a walk with the tight box reaches
-    // every leaf whose tight box it touches.
-    let mine = if exact { p.aabb } else { p.extra.fat };
-    let me = ProxyId {
-        index: slot,
-        generation: p.generation,
-    };
-    let found = &mut b.found;
-    b.stack.clear();
-    overlap_walk(
-        nodes,
-        root,
-        &mut b.stack,
-        |bx| bx.intersects(&mine),
-        |other| {
-            let q = &proxies[other as usize];
-            if other != slot
-                && !(q.extra.moved && other < slot)
-                && (!exact || q.aabb.intersects(&mine))
-            {
-                let o = ProxyId {
-                    index: other,
-                    generation: q.generation,
-                };
-                found.push((me.min(o), me.max(o)));
-            }
-            Visit::Continue
-        },
-    );
-}
 
 /// Frames a fast rebuild's layout serves the whole-tree pair search before the next rebuild.
 const FAST_LAYOUT_FRAMES: u32 = 16;
@@ -195,8 +151,9 @@ impl DynamicBvh {
         let mut chunks = core::mem::take(&mut self.scratch.chunks);
         found.clear();
         merged.clear();
-        // Query in leaf order: after a rebuild, nearby leaves have nearby indices, so successive
-        // queries walk mostly the same, cached, nodes. (The order of `found` does not matter: it
+        // Query in leaf order: after a rebuild, nearby leaves have nearby indices, so the
+        // proxies of one packet (`packet.rs`) and successive packets walk mostly the same,
+        // cached, nodes. (The order of `found` does not matter: it
         // is sorted below.)
         let proxies = self.proxies.slots();
         self.moved
@@ -204,14 +161,17 @@ impl DynamicBvh {
         let jobs = self.moved.len().div_ceil(MOVED_PER_JOB);
         let bufs = chunks.prepare(jobs);
         let (moved, nodes, root) = (&self.moved, &self.nodes[..], self.root);
-        let exact = self.config.exact_pairs;
+        let ctx = Packets {
+            proxies,
+            nodes,
+            root,
+            exact: self.config.exact_pairs,
+        };
+        let lanes = Lanes::detect();
         run(jobs, &|j| {
             let mut guard = lock(&bufs[j]);
-            let b = &mut *guard;
             let end = moved.len().min((j + 1) * MOVED_PER_JOB);
-            for &slot in &moved[j * MOVED_PER_JOB..end] {
-                query_moved(proxies, nodes, root, exact, slot, b);
-            }
+            lanes.run(Walk, &ctx, &moved[j * MOVED_PER_JOB..end], &mut *guard);
         });
         for j in 0..jobs {
             found.extend_from_slice(&chunks.get_mut(j).found);

@@ -7,6 +7,7 @@
 //! Soundness: the token and the AVX register are `sepax-simd`'s (its `# Soundness` section); no
 //! `unsafe` here.
 
+use super::packet::splat;
 use sepax_shapes::math::Real;
 use sepax_shapes::Aabb;
 use sepax_simd::{Avx, Lane256, LaneKernel, LaneMask, LANES, V};
@@ -52,13 +53,20 @@ impl BoxColumns {
     /// `LANES` positions from `at`.
     #[inline(always)]
     fn overlap_bits<L: Lane256>(&self, q: &[L; 6], at: usize) -> LaneMask {
-        let m = q[0].le(self.load::<L>(3, at));
-        let m = m.and(self.load::<L>(0, at).le(q[3]));
-        let m = m.and(q[1].le(self.load::<L>(4, at)));
-        let m = m.and(self.load::<L>(1, at).le(q[4]));
-        let m = m.and(q[2].le(self.load::<L>(5, at)));
-        m.and(self.load::<L>(2, at).le(q[5])).bits()
+        overlap_lanes(q, &core::array::from_fn(|k| self.load::<L>(k, at)))
     }
+}
+
+/// Bit `k` set when lane `k` of the boxes `a` overlaps lane `k` of `b` (each as `min x, y, z,
+/// max x, y, z`): the six closed comparisons of [`Aabb::intersects`].
+#[inline(always)]
+pub(crate) fn overlap_lanes<L: Lane256>(a: &[L; 6], b: &[L; 6]) -> LaneMask {
+    let m = a[0].le(b[3]);
+    let m = m.and(b[0].le(a[3]));
+    let m = m.and(a[1].le(b[4]));
+    let m = m.and(b[1].le(a[4]));
+    let m = m.and(a[2].le(b[5]));
+    m.and(b[2].le(a[5])).bits()
 }
 
 /// The lane vector of one search: AVX when the CPU has it, else portable.
@@ -86,13 +94,6 @@ impl Lanes {
 fn push(found: &mut Vec<u64>, a: u32, b: u32) {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     found.push(((lo as u64) << 32) | hi as u64);
-}
-
-/// The box at position `i` splatted across the lanes, coordinate by coordinate.
-#[inline(always)]
-fn splat<L: Lane256>(b: &Aabb) -> [L; 6] {
-    let (lo, hi) = (b.min(), b.max());
-    [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z].map(L::splat)
 }
 
 /// The lowest `n` bits (`n <= LANES`).
