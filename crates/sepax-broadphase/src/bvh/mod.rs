@@ -27,6 +27,7 @@
 
 mod chunks;
 mod insert;
+mod lanes;
 mod lbvh;
 mod node;
 mod packet;

@@ -4,15 +4,13 @@
 //! so that proxies near each other (the move buffer is in leaf order) share the node loads of
 //! their walks. It finds exactly the pairs of one walk per proxy: the lane test is the six
 //! closed-set comparisons of [`Aabb::intersects`], and a lane leaves the descent where its own
-//! walk would have.
-//!
-//! Soundness: the lane types and the token are `sepax-simd`'s; no `unsafe` here.
+//! walk would have (the lane tests in `lanes.rs`).
 //!
 //! [`DynamicBvh::update_pairs_chunked`]: super::DynamicBvh::update_pairs_chunked
 
 use super::chunks::ChunkBuf;
+use super::lanes::{first, overlap_lanes, splat};
 use super::node::{Node, Proxy, NULL};
-use super::runs::overlap_lanes;
 use crate::ProxyId;
 use sepax_shapes::math::Real;
 use sepax_shapes::Aabb;
@@ -85,7 +83,7 @@ impl Packets<'_> {
             }
         }
         let q = cols.map(|c| L::load(&c));
-        let all = ((1u64 << n) - 1) as LaneMask;
+        let all = first(n as u32);
         let stack = &mut b.stack;
         stack.clear();
         if self.root == NULL {
@@ -137,11 +135,4 @@ impl Packets<'_> {
             found.push((me.min(o), me.max(o)));
         }
     }
-}
-
-/// `b` splatted across the lanes, coordinate by coordinate (`min x, y, z, max x, y, z`).
-#[inline(always)]
-pub(crate) fn splat<L: Lane256>(b: &Aabb) -> [L; 6] {
-    let (lo, hi) = (b.min(), b.max());
-    [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z].map(L::splat)
 }

@@ -2,10 +2,10 @@
 //! [`crate::BroadPhase::update_pairs`].
 
 use super::chunks::{lock, serial, Runner};
+use super::lanes::Lanes;
 use super::node::{Node, NULL};
 use super::packet::{Packets, Walk};
 use super::query::{NodeStack, SpillStack};
-use super::runs::Lanes;
 use super::DynamicBvh;
 use crate::{ProxyId, QueryStats, Visit};
 use sepax_shapes::math::Real;

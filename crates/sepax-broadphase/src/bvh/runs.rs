@@ -1,16 +1,11 @@
 //! The flat runs of the whole-tree pair search (`sweep.rs`) tested in lanes: one box against
 //! [`LANES`] boxes of a run at a time, read from a structure of arrays of the boxes per sorted
-//! position. The lane vector is the AVX register when the CPU has AVX (chosen once per search,
-//! [`Lanes::detect`]) and the portable one otherwise; every lane test is the same six exact
-//! comparisons as [`Aabb::intersects`], so both find the same pairs.
-//!
-//! Soundness: the token and the AVX register are `sepax-simd`'s (its `# Soundness` section); no
-//! `unsafe` here.
+//! position (the lane tests in `lanes.rs`).
 
-use super::packet::splat;
+use super::lanes::{first, overlap_lanes, splat};
 use sepax_shapes::math::Real;
 use sepax_shapes::Aabb;
-use sepax_simd::{Avx, Lane256, LaneKernel, LaneMask, LANES, V};
+use sepax_simd::{Lane256, LaneMask, LANES};
 
 /// The boxes per sorted position as six coordinate columns, each padded with [`LANES`] zeros so
 /// that a load of `LANES` values starting at any position is in bounds.
@@ -57,50 +52,11 @@ impl BoxColumns {
     }
 }
 
-/// Bit `k` set when lane `k` of the boxes `a` overlaps lane `k` of `b` (each as `min x, y, z,
-/// max x, y, z`): the six closed comparisons of [`Aabb::intersects`].
-#[inline(always)]
-pub(crate) fn overlap_lanes<L: Lane256>(a: &[L; 6], b: &[L; 6]) -> LaneMask {
-    let m = a[0].le(b[3]);
-    let m = m.and(b[0].le(a[3]));
-    let m = m.and(a[1].le(b[4]));
-    let m = m.and(b[1].le(a[4]));
-    let m = m.and(a[2].le(b[5]));
-    m.and(b[2].le(a[5])).bits()
-}
-
-/// The lane vector of one search: AVX when the CPU has it, else portable.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Lanes(Option<Avx>);
-
-impl Lanes {
-    /// AVX when the running CPU has it.
-    pub(crate) fn detect() -> Lanes {
-        Lanes(Avx::detect())
-    }
-
-    /// `k` run on the chosen lane vector (compiled with AVX for the AVX one).
-    #[inline]
-    pub(crate) fn run<K: LaneKernel<A, B, C>, A, B, C>(self, k: K, a: A, b: B, c: C) -> K::Output {
-        match self.0 {
-            Some(avx) => avx.run(k, a, b, c, ()),
-            None => k.run::<V>(a, b, c, ()),
-        }
-    }
-}
-
 /// Pushes the pair of slots `a`, `b` (distinct) as one ordered key.
 #[inline(always)]
 fn push(found: &mut Vec<u64>, a: u32, b: u32) {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     found.push(((lo as u64) << 32) | hi as u64);
-}
-
-/// The lowest `n` bits (`n <= LANES`).
-#[inline(always)]
-fn first(n: u32) -> LaneMask {
-    debug_assert!(n as usize <= LANES);
-    ((1u64 << n) - 1) as LaneMask
 }
 
 /// The pairs of `bi` (the box at position `i`, slot `order[i]`) with the positions `from..to`

@@ -7,8 +7,9 @@
 //! tight boxes for exact pairs, so that the descent prunes as early as the pairs allow).
 
 use super::chunks::{lock, ChunkBufs, Runner};
+use super::lanes::Lanes;
 use super::node::NULL;
-use super::runs::{cross_runs, self_run, BoxColumns, Lanes};
+use super::runs::{cross_runs, self_run, BoxColumns};
 use super::DynamicBvh;
 use crate::ProxyId;
 use sepax_shapes::Aabb;
