@@ -13,32 +13,42 @@ if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 
     rustup component add rustfmt clippy
 fi
 
-echo "== rustfmt"
+# Each step prints its name; the next one prints how long it took (CI must stay under 30 minutes).
+last=$SECONDS
+step() {
+    [ -n "${step_name:-}" ] && echo "   (${step_name}: $((SECONDS - last)) s; total ${SECONDS} s)"
+    step_name="$1"
+    last=$SECONDS
+    echo "== $1"
+}
+trap 'step done' EXIT
+
+step "rustfmt"
 cargo fmt --all -- --check
-echo "== clippy (f32)"
+step "clippy (f32)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
-echo "== clippy (f64)"
+step "clippy (f64)"
 cargo clippy --workspace --all-targets --locked --features f64 -- -D warnings
-echo "== the library as a user builds it (without the bench-internals feature the test kit turns on)"
+step "the library as a user builds it (without the bench-internals feature the test kit turns on)"
 cargo clippy -p sepax --lib --locked -- -D warnings
 cargo clippy -p sepax --lib --locked --features f64 -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked -p sepax -p sepax-simd -p sepax-shapes \
     -p sepax-narrowphase -p sepax-broadphase -p sepax-world
-echo "== docs (broken intra-doc links are errors)"
+step "docs (broken intra-doc links are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
-echo "== tests (f32)"
+step "tests (f32)"
 cargo test --workspace --locked
 # The f64 run is the optimised build with the debug assertions on (the `ci-release` profile of
 # the root Cargo.toml): every suite, the differential ones included, runs once fully optimised
 # (what users run) and still checks every debug assertion; the f32 run above is the dev profile.
-echo "== tests (f64, optimised with the debug assertions on)"
+step "tests (f64, optimised with the debug assertions on)"
 cargo test --workspace --locked --features f64 --profile ci-release
-echo "== Python bindings (crates/sepax-py, pytest in a venv under target/)"
+step "Python bindings (crates/sepax-py, pytest in a venv under target/)"
 scripts/python.sh
 # The same profile serves the bit digests and the corpus check below.
-echo "== bit digests against their golden values (f32 and f64)"
+step "bit digests against their golden values (f32 and f64)"
 scripts/digests.sh
-echo "== fitting corpus (the pybullet meshes, fetched from PyPI once into corpus/)"
+step "fitting corpus (the pybullet meshes, fetched from PyPI once into corpus/)"
 scripts/corpus.sh
 cargo run --profile ci-release --locked -p sepax-tools --no-default-features --bin fit_corpus -- \
     corpus --every 4 --check
