@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The box-box manifold digest CI guards, in the f32 (default) and f64 builds, each compared with
 # its golden value (the world's determinism digests are the golden hashes in
-# crates/sepax-world/tests/determinism.rs, checked by `cargo test` in both precisions): the
+# crates/sepax-world/tests/suite/determinism.rs, checked by `cargo test` in both precisions): the
 # manifold digest (every bit of the manifolds of 300,000 pairs
 # per data set, by the single, in-place and batch paths, the batch also in its portable build;
 # golden lines in tools/golden/). A change of any answer changes a digest. Optimised, with the debug assertions

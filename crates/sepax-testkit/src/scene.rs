@@ -1,5 +1,5 @@
 //! The moving-boxes scene (and the ray set) shared by `benches/broadphase.rs`, the profilers
-//! `frame_profile` and `ray_profile` of sepax-tools and the broad phase's `tests/family.rs`, so
+//! `frame_profile` and `ray_profile` of sepax-tools and the broad phase's `tests/suite/family.rs`, so
 //! that the profiles and the test run on exactly the bench's data (parry3d's view of it is
 //! `sepax_benches::broadphase::ParryAabb`).
 

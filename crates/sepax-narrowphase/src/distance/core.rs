@@ -12,7 +12,7 @@
 //! Box–box goes through GJK rather than a SAT-guided feature search: on boxes GJK stops after a
 //! handful of support evaluations (a repeated vertex ends it exactly), its witness points come
 //! for free, and the same code serves the time-of-impact loop. Its accuracy is checked against
-//! the exact reference in `tests/distance_exact.rs`.
+//! the exact reference in `tests/suite/distance_exact.rs`.
 //!
 //! Every kernel works relative to a base point of the pair (the first point or box centre), so
 //! that shapes far from the origin keep their precision.

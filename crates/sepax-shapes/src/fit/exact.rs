@@ -13,7 +13,7 @@
 //!
 //! The best candidate is finished by [`super::refine()`]. Checked against
 //! [`brute_force_edge_pairs`] (every plane spanned by two hull edges) and against refined random
-//! orientations (`tests/fit_boxes.rs`); it is a careful search, not a proof of the optimum: the
+//! orientations (`tests/suite/fit_boxes.rs`); it is a careful search, not a proof of the optimum: the
 //! second family's minimisation is numerical.
 
 use super::eigen::{cross, dot, normalize, sub};

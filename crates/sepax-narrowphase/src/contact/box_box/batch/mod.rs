@@ -297,7 +297,7 @@ fn group4<A: BoxShape, B: BoxShape>(
 /// this module has no `unsafe`. Results: only AVX and AVX2 are enabled (no FMA, and Rust never
 /// contracts `a * b + c` into a fused multiply-add by itself), and each eight-lane operation
 /// is the same IEEE operation per lane as `V4`'s SSE one, operands in the same order, so the
-/// results are the same bit for bit: `tests/contact_batch.rs` runs the public function and
+/// results are the same bit for bit: `tests/suite/contact_batch.rs` runs the public function and
 /// the portable one against the single-pair path, the unit test here runs `groups_avx2`
 /// (eight-lane groups, four-lane groups and tails), and `manifold_digest` (with and without
 /// `portable`) checks the digests.

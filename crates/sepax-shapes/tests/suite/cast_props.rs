@@ -1,7 +1,7 @@
 //! Ray and segment casts: the hit lies on the surface, nothing earlier is inside, misses are
 //! real misses, inside origins give distance 0, and the slab special cases.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

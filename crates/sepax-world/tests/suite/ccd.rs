@@ -3,7 +3,7 @@
 //! bar is caught between frames, begin/end stay balanced, and the output does not depend on the
 //! executor.
 
-mod common;
+use crate::common;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -378,7 +378,7 @@ fn frames_times_shapes_is_capped() {
 
 #[test]
 fn the_example_of_the_format_doc_reads() {
-    let doc = include_str!("../../../docs/scene-format.md");
+    let doc = include_str!("../../../../docs/scene-format.md");
     let start = doc.find("```json\n").unwrap() + "```json\n".len();
     let example = &doc[start..start + doc[start..].find("\n```").unwrap()];
     let scene = read_scene(example).unwrap();

@@ -5,7 +5,7 @@
 //! enable edits before any update (the trees must be fresh) and after an update. Then the batch
 //! forms at 1, 2 and 8 threads, `World: Sync`, and adversarial input.
 
-mod common;
+use crate::common;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

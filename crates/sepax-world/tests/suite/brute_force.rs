@@ -4,7 +4,7 @@
 //! enable, user and pair-entry changes, with and without a speculative contact margin. The touching set and the begin / persist / end events (pairs,
 //! user values, flags, manifolds bit for bit) must be exactly the model's.
 
-mod common;
+use crate::common;
 
 use common::allowed;
 

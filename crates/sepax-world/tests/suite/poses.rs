@@ -3,7 +3,7 @@
 //! manifolds); on error the first failing collider in `ids` order is named, whichever chunk it
 //! is in, and nothing moves.
 
-mod common;
+use crate::common;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,7 +1,7 @@
 //! Box–box: hand-made exact cases, cross-checks between independent routes, random differential
 //! tests against a naive float SAT far from the boundary, and a timing report.
 
-mod common;
+use crate::common;
 
 use common::{naive_sat, FBox, Rng};
 use sepax_exact::{

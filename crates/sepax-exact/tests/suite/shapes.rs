@@ -1,7 +1,7 @@
 //! Distances and pair predicates of spheres, capsules, triangles and boxes: hand-made exact
 //! cases, and cross-checks between independent routes.
 
-mod common;
+use crate::common;
 
 use std::cmp::Ordering;
 

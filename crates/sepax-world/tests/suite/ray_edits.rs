@@ -4,7 +4,7 @@
 //! (between the static tree and the moving one), `set_enabled` and `shift_origin`. Both the
 //! unfiltered path (boxes tested from the table) and a filtered one (through the collider).
 
-mod common;
+use crate::common;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,7 +1,7 @@
 //! Single-shape queries: containment agrees with distance, closest points are closest, world
 //! AABBs contain their shapes, and merged boxes contain both inputs.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! Debug drawing: what the world draws into a recorder matches what it holds (colliders, broad
 //! boxes, tree nodes per depth, manifold points, separating axes, ccd hits).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

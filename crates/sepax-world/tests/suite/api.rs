@@ -2,7 +2,7 @@
 //! field, and change nothing), the pair policy, explicit pair entries, the layer matrix, event
 //! flags and user values, the origin shift, and another broad phase for the moving colliders.
 
-mod common;
+use crate::common;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

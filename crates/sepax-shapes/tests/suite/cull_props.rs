@@ -1,7 +1,7 @@
 //! Frustum culling: Exact never culls a visible shape, Inside means inside, and the modes agree
 //! where they must.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

@@ -6,7 +6,7 @@
 // Trajectory `b` indexes the report and the brute force alike.
 #![allow(clippy::needless_range_loop)]
 
-mod common;
+use crate::common;
 
 use common::allowed;
 

@@ -14,7 +14,7 @@
 //!   within the same tolerance.
 //!
 //! `u` is the unit roundoff of `Real`. The ignored `long_run` checks 20x more pairs:
-//! `cargo test -p sepax-narrowphase --release --test contact_box_exact -- --ignored`.
+//! `cargo test -p sepax-narrowphase --release --test suite contact_box_exact:: -- --ignored`.
 
 // Real -> f64 casts are identities in the f64 build.
 #![cfg_attr(feature = "f64", allow(clippy::unnecessary_cast))]
@@ -220,7 +220,7 @@ fn penetration_and_manifolds_match_the_exact_reference() {
 }
 
 #[test]
-#[ignore = "long run: cargo test -p sepax-narrowphase --release --test contact_box_exact -- --ignored"]
+#[ignore = "long run: cargo test -p sepax-narrowphase --release --test suite contact_box_exact:: -- --ignored"]
 fn long_run() {
     let t = run(7, 30_000);
     eprintln!("{t:?}");

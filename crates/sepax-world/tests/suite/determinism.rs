@@ -3,7 +3,7 @@
 //! executor and with rayon at 1, 2 and 8 threads, and the digest equals the golden value of
 //! the build's precision (so a change of output on any platform shows up in CI).
 
-mod common;
+use crate::common;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
