@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The box-box manifold digest CI guards, in the f32 (default) and f64 builds, each compared with
-# its golden value (the world's determinism digests are the golden hashes in
-# crates/sepax-world/tests/suite/determinism.rs, checked by `cargo test` in both precisions): the
-# manifold digest (every bit of the manifolds of 300,000 pairs
-# per data set, by the single, in-place and batch paths, the batch also in its portable build;
-# golden lines in tools/golden/). A change of any answer changes a digest. Optimised, with the debug assertions
-# on (profile ci-release). Run from anywhere: ./scripts/digests.sh
+# The box-box manifold digests (every bit of the manifolds of 300,000 pairs per data set, by the
+# single, in-place and batch paths, the batch also in its portable build), in the f32 (default)
+# and f64 builds, each compared with its golden value in tools/golden/. A change of any answer
+# changes a digest. `cargo test` checks the same in both precisions
+# (crates/sepax-narrowphase/tests/suite/digest.rs; the world's determinism digests are in
+# crates/sepax-world/tests/suite/determinism.rs); this script runs them optimised, with the
+# debug assertions on (profile ci-release). Run from anywhere: ./scripts/digests.sh
 # `--bless` writes the manifold digests into tools/golden/ instead (only when a change of answer
 # is intended, and said so in the commit).
 set -euo pipefail

@@ -45,10 +45,11 @@ step "tests (f64, optimised with the debug assertions on)"
 cargo test --workspace --locked --features f64 --profile ci-release
 step "Python bindings (crates/sepax-py, pytest in a venv under target/)"
 scripts/python.sh
-# The same profile serves the bit digests and the corpus check below.
-step "bit digests against their golden values (f32 and f64)"
-scripts/digests.sh
+# The bit digests (every bit of 300,000 box manifolds per data set, tools/golden/) are checked by
+# the narrow phase's tests/suite/digest.rs in both runs above; scripts/digests.sh prints them and
+# writes them with --bless.
 step "fitting corpus (the pybullet meshes, fetched from PyPI once into corpus/)"
 scripts/corpus.sh
-cargo run --profile ci-release --locked -p sepax-tools --no-default-features --bin fit_corpus -- \
+# The dev profile of the f32 test run (the libraries it built are reused).
+cargo run --locked -p sepax-tools --no-default-features --bin fit_corpus -- \
     corpus --every 4 --check

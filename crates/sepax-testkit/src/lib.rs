@@ -8,6 +8,7 @@
 
 pub mod alloc;
 pub mod box_pairs;
+pub mod digest;
 pub mod kinds;
 pub mod scene;
 mod shapes;

@@ -15,6 +15,7 @@ mod contact_pairs;
 mod contact_stability;
 mod contact_swap;
 mod diff_pairs;
+mod digest;
 mod dispatch;
 mod distance_exact;
 mod distance_props;
