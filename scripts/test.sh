@@ -21,7 +21,7 @@ step() {
     last=$SECONDS
     echo "== $1"
 }
-trap 'step done' EXIT
+trap 'rc=$?; step "end (exit status $rc)"' EXIT
 
 step "rustfmt"
 cargo fmt --all -- --check

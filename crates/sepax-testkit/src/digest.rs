@@ -4,8 +4,8 @@
 //! same digests exactly when their results are bit-identical on these calls. It also checks
 //! that the in-place `box_box::manifold_into`, into one reused manifold, gives the same bits,
 //! and that the batch `box_box::manifolds_into` over all the pairs of each kind mix (stale
-//! manifolds in its output) does too; `portable` runs the batch's portable build
-//! (`box_box::manifolds_into_portable`, no run-time AVX2), whose digests must be the same.
+//! manifolds in its output) does too, both with the run-time selected instruction set and in its
+//! portable build (`box_box::manifolds_into_portable`, no run-time AVX2).
 //! The narrow phase's `tests/suite/digest.rs` compares them with `tools/golden/` in both
 //! precisions; `manifold_digest` of sepax-tools prints them (and `scripts/digests.sh --bless`
 //! writes them).
@@ -103,10 +103,9 @@ fn batch<A: BoxShape, B: BoxShape>(
     r
 }
 
-/// The digest lines, one per data set and contact config (what `tools/golden/` holds), with the
-/// batch in its portable build when `portable`. Panics where the in-place or the batch calls
-/// give other bits than the single calls.
-pub fn manifold_digest(portable: bool) -> String {
+/// The digest lines, one per data set and contact config (what `tools/golden/` holds). Panics
+/// where the in-place calls or either build of the batch give other bits than the single calls.
+pub fn manifold_digest() -> String {
     let mut lines = String::new();
     for name in ["random", "resting"] {
         let pairs = data::data_set(name, 300_000);
@@ -144,7 +143,6 @@ pub fn manifold_digest(portable: bool) -> String {
                 .collect();
             let ab: Vec<_> = pairs.iter().map(|p| (&p.a, &p.b)).collect();
             let ba: Vec<_> = pairs.iter().map(|p| (&p.b, &p.a)).collect();
-            let (m_ab, m_ba) = (batch(&ab, cfg, portable), batch(&ba, cfg, portable));
             let aa_b: Vec<_> = pairs
                 .iter()
                 .zip(&aabbs)
@@ -156,24 +154,28 @@ pub fn manifold_digest(portable: bool) -> String {
                 .map(|(p, x)| (&p.a, &x.1))
                 .collect();
             let aa_ab: Vec<_> = aabbs.iter().map(|x| (&x.0, &x.1)).collect();
-            let (m1, m2, m3) = (
-                batch(&aa_b, cfg, portable),
-                batch(&a_ab, cfg, portable),
-                batch(&aa_ab, cfg, portable),
-            );
-            let (mut hbt, mut habt) = (H(0xcbf29ce484222325), H(0xcbf29ce484222325));
-            for k in 0..pairs.len() {
-                hbt.m(&m_ab[k]);
-                hbt.m(&m_ba[k]);
-                habt.m(&m1[k]);
-                habt.m(&m2[k]);
-                habt.m(&m3[k]);
+            // Both builds of the batch: the run-time selected one and the portable one.
+            for portable in [false, true] {
+                let (m_ab, m_ba) = (batch(&ab, cfg, portable), batch(&ba, cfg, portable));
+                let (m1, m2, m3) = (
+                    batch(&aa_b, cfg, portable),
+                    batch(&a_ab, cfg, portable),
+                    batch(&aa_ab, cfg, portable),
+                );
+                let (mut hbt, mut habt) = (H(0xcbf29ce484222325), H(0xcbf29ce484222325));
+                for k in 0..pairs.len() {
+                    hbt.m(&m_ab[k]);
+                    hbt.m(&m_ba[k]);
+                    habt.m(&m1[k]);
+                    habt.m(&m2[k]);
+                    habt.m(&m3[k]);
+                }
+                assert_eq!(
+                    (hbt.0, habt.0),
+                    (h.0, hab.0),
+                    "{name} cfg{ci}: the batch (portable: {portable}) differs"
+                );
             }
-            assert_eq!(
-                (hbt.0, habt.0),
-                (h.0, hab.0),
-                "{name} cfg{ci}: batch differs"
-            );
             assert_eq!(
                 (hi.0, habi.0),
                 (h.0, hab.0),

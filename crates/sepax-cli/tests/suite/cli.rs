@@ -2,13 +2,9 @@
 //! output formats and exit codes of `check`, the wording of `explain`, every class of bad input,
 //! the SVG picture and the demo.
 
-use assert_cmd::Command;
+use crate::common::{self, sepax, stdout_of};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
-
-fn sepax() -> Command {
-    Command::cargo_bin("sepax").expect("the sepax binary is built")
-}
 
 fn scene(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -16,23 +12,9 @@ fn scene(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A scratch file under the target directory, with `text` in it.
+/// A scratch file of this suite, with `text` in it.
 fn scratch(name: &str, text: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sepax-cli-tests");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = sepax().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::scratch("sepax-cli-tests", name, text)
 }
 
 fn check_lines(name: &str) -> Vec<String> {

@@ -1,22 +1,13 @@
 //! End-to-end tests of `sepax fit` and `sepax clash` on mesh files written here, with answers
 //! worked out by hand.
 
-use assert_cmd::Command;
+use crate::common::{self, sepax};
 use predicates::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-fn sepax() -> Command {
-    Command::cargo_bin("sepax").expect("the sepax binary is built")
-}
-
-/// A scratch folder under the target directory.
+/// An empty scratch folder of this suite.
 fn folder(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("sepax-fit-clash-tests")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::folder("sepax-fit-clash-tests", name)
 }
 
 /// An OBJ box: the corners `c + R (±h)` of a box rotated by `R` (rows), as 12 triangles.

@@ -3,27 +3,18 @@
 //! files that cannot be written, numbers that are not finite, options out of range, and inputs
 //! whose work must stay bounded.
 
-use assert_cmd::Command;
+use crate::common::{self, sepax};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
-
-fn sepax() -> Command {
-    Command::cargo_bin("sepax").expect("the sepax binary is built")
-}
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("sepax")
 }
 
-/// A scratch folder under the target directory.
+/// An empty scratch folder of this suite.
 fn folder(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("sepax-hardening-tests")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::folder("sepax-hardening-tests", name)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {

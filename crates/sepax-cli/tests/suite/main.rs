@@ -3,6 +3,8 @@
 //! where it exists, for its counting allocator). Run one file's tests with
 //! `cargo test -p sepax-cli --test suite <module>::`.
 
+mod common;
+
 mod cli;
 mod fit_clash;
 mod hardening;

@@ -3,33 +3,16 @@
 //! for every thread count, and bad frames as one-line errors naming the frame, the id and the
 //! field.
 
-use assert_cmd::Command;
+use crate::common::{self, sepax, stdout_of};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sepax_scene::{read_scene, write_scene, Scene};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-fn sepax() -> Command {
-    Command::cargo_bin("sepax").expect("the sepax binary is built")
-}
-
+/// A scratch file of this suite, with `text` in it.
 fn scratch(name: &str, text: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sepax-play-tests");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = sepax().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::scratch("sepax-play-tests", name, text)
 }
 
 /// A crate slides along the floor into a drum and out again; a ball falls onto the crate and
